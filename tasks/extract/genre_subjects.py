@@ -150,7 +150,7 @@ from tasks.extract.subject_terms import (
     written_as_kind,
     written_often,
 )
-from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
+from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias, vendor_product
 from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subject, word_places, word_spans
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
@@ -912,12 +912,10 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         key_hit = _key_hit(kind, name, seen, evidence)
         opening = any(n in evidence.opening for n, _ in seen)
         count = len(seen)
-        if kind == "known":
-            if not _known_enough(seen, in_title, key_hit is not None, opening, evidence):
+        if not _kind_enough(kind, name, seen, (in_title, key_hit is not None, opening), evidence):
+            if not (kind in _PRODUCT_KINDS and _written_as_product(name, seen, evidence)):
                 continue
-        elif not (kind == "system" and (in_title or _owns(name, seen, evidence))) and not _enough(
-                kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
-            continue
+            kind = "product"  # "Spring Security", "AWS Secrets Manager": a product, once is enough
         if (_kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name)
                 or kind == "system" and _no_system_run(name, seen, in_title, evidence)):
             continue  # "error", "force-merge", "Product services": a candidate until the structure names it;
@@ -945,6 +943,17 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _kind_enough(kind: str, name: str, seen: list[tuple[int, str]], where: tuple[bool, bool, bool],
+                 evidence: _Evidence) -> bool:
+    """Is a term written enough, where it counts, for its kind (`where`: in the title, on a
+    conclusion's line, in the opening)?"""
+    in_title, in_key_line, opening = where
+    if kind == "known":
+        return _known_enough(seen, in_title, in_key_line, opening, evidence)
+    return kind == "system" and (in_title or _owns(name, seen, evidence)) or _enough(
+        kind, name, len(seen), in_title or opening, in_key_line, evidence.unsure)
 
 
 def _names_a_document(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
@@ -1253,7 +1262,7 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
 
 _PER_KIND = {"one-tool": 1, "acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1,
              "phrase": 5, "system": 5, "code": 4, "link": 4,
-             "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3, "named-code": 5,
+             "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3, "named-code": 5, "product": 5,
              "lower-name": 2, "lower-word": 0, "owner": 4, "stack": 12, "version": 3}
 
 
@@ -1267,7 +1276,10 @@ def _capped(chosen: list[_Choice]) -> list[_Choice]:
         if taken[choice.kind] <= _PER_KIND[choice.kind]:
             kept.append(choice)
     listed = [choice for choice in kept if choice.kind in _UNCAPPED_KINDS]
-    return [*listed, *[choice for choice in kept if choice.kind not in _UNCAPPED_KINDS][:MAX_SUBJECTS]]
+    # a vendor's product named once fills a place no other evidence took (it displaces none)
+    rest = sorted((choice for choice in kept if choice.kind not in _UNCAPPED_KINDS),
+                  key=lambda choice: choice.kind == "product")
+    return [*listed, *rest[:MAX_SUBJECTS]]
 
 
 # An architecture page's listed components, the systems a page names in code, the teams it
@@ -1421,8 +1433,8 @@ def _where_a_name_runs(chosen: list[_Choice], names: set[str]) -> set[str]:
 _INSTANCE_HEADS = frozenset({"table"})
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
-_NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "one-tool", "listed",
-                         "hyphen", "defined", "stack", "version"})
+_NAME_KINDS = frozenset({"acronym", "known", "product", "phrase", "once", "code", "repo", "tool", "one-tool",
+                         "listed", "hyphen", "defined", "stack", "version"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api", "job",
                       "process", "pod", "container"})
 
@@ -1494,6 +1506,49 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     if len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
         return True
     return not evidence.unsure and (in_key_line or (opening and len(seen) >= 2))
+
+
+def _written_as_product(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """Is a name a known technology's or vendor's product ("Spring Security", "Argo Workflows",
+    "AWS Secrets Manager": tasks/extract/technologies.py `vendor_product`) written once at least
+    in the prose: not in a heading (whose title case makes any words a name), a table's row (a
+    technology cell is read by tasks/extract/stack_names.py), a link's text, an example or a
+    label? Any team writes a product so; once is enough, as for a common technology named in
+    prose, in any genre (a proposal's rejected option is one of its subjects too), in brackets
+    too ("Push notifications (Azure Notification Hubs) sent ...")."""
+    if (evidence.unsure or evidence.record or not vendor_product(name)
+            or name.split()[-1].lower() in _NOT_SUBJECTS):
+        return False  # (a page of no genre needs more, see _known_enough; a decision record's
+        # subjects are what its decision and its context name, see _record_subject)
+    return any(n not in evidence.heading_lines and written in line and not line.lstrip().startswith("|")
+               and not _in_link_text(written, line)
+               and not _as_example(line, written) and not _as_label(line, written)
+               and not _where_one_looks(line, written)
+               for n, written in seen for line in [evidence.lines.get(n, "")])
+
+
+def _as_label(line: str, name: str) -> bool:
+    """Is `name` written as a label, before a colon ("**Kafka Consumer Lag:** ..."), not as a name?"""
+    at = line.find(name)
+    return at >= 0 and line[at + len(name):].lstrip("*_ ").startswith(":")
+
+
+def _where_one_looks(line: str, name: str) -> bool:
+    """Is `name` written before the page one opens in it ("the AWS Health dashboard", "the
+    Stripe Checkout console"), or as the tool a page's footer says it is made with ("Powered
+    by Atlassian Statuspage"): where one looks, not what the page is about?"""
+    at = line.find(name)
+    return at >= 0 and (_LOOKED_IN_RE.match(line, at + len(name)) is not None
+                        or _MADE_WITH_RE.search(line, 0, at) is not None)
+
+
+_LOOKED_IN_RE = re.compile(r"[ \t]+(?:dashboards?|console|portal|status page|UI)\b")
+_MADE_WITH_RE = re.compile(r"\b(?:[Pp]owered|[Bb]uilt|[Mm]ade|[Hh]osted)[ \t]+(?:by|with|on)[ \t]+$")
+
+
+# Kinds a product's name is read as: a capitalized phrase, a name used once, a known technology's
+# longer name ("Azure Service Bus", "Google Cloud Tasks").
+_PRODUCT_KINDS = frozenset({"phrase", "once", "known"})
 
 
 def _watched_with(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
@@ -1596,8 +1651,8 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
 # a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
-_MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "code", "title", "repo", "defined",
-                           "affected", "named-code", "owner", "stack", "version"})
+_MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "product", "code", "title", "repo",
+                           "defined", "affected", "named-code", "owner", "stack", "version"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
@@ -1753,7 +1808,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
             or _names_no_system(name, words, kind) or _only_in_breadcrumbs(name, text)):
         return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once;
         # "Train Systems" of "Passenger & Train Systems"; "Repository › Application Architecture › Views"
-    if (starts_as_description(name) and kind != "affected" or series_key(name, evidence.text)
+    if (starts_as_description(name) and kind != "affected" and not vendor_product(name)  # not "Spring Batch"
+            or series_key(name, evidence.text)
             or kind in {"once", "phrase"} and _identifier_of_a_name(name, evidence.text)):
         return False  # "older SDK", "OPS" of "OPS-7781", "NetLedger ID": no name of a system
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):

@@ -214,10 +214,51 @@ _CLOUDS = frozenset({"google cloud", "azure"})
 _NOT_PRODUCT_WORDS = frozenset("the a an in on of for to and or is was we our this that it".split())
 
 
+def vendor_product(name: str) -> bool:
+    """Is `name` written as a product of a known technology or vendor: that name, then one to
+    four capitalized words or numbers of the product's own ("Spring Security", "Argo Workflows",
+    "AWS Secrets Manager", "Azure Data Lake Storage Gen2", "Grafana Tempo")? A name like this
+    is a product's whoever writes it; whether a page writes it as one (mid-sentence, not a
+    heading's title case, not "Kafka ACL") is the caller's to weigh."""
+    words = name.split()
+    if not 2 <= len(words) <= 5 or not words[0][:1].isupper():
+        return False
+    head = words[0].lower()
+    if head not in _PRODUCT_VENDORS and head not in _names()[2] or head in _SYSTEMS_RUN_ON:
+        return False
+    tail = words[1:]
+    return (all(word[:1].isupper() or word[:1].isdigit() for word in tail)
+            and any(word[:1].isalpha() for word in tail)
+            and tail[-1].lower().strip(".,") not in _NOT_PRODUCT_TAILS)
+
+
+# Vendors and families whose name opens their products' ("Microsoft Presidio", "Stripe Checkout",
+# "SAP IS-U", "Argo Events").
+_PRODUCT_VENDORS = _VENDORS | frozenset({"oracle", "ibm", "sap", "apple", "elastic", "atlassian", "hashicorp",
+                                         "salesforce", "adobe", "cisco", "fastly", "confluent", "stripe",
+                                         "argo"})  # (a family of projects: Argo Workflows, Argo Events)
+# Last words that make a known name's phrase a kind of thing, a place, a company or a document,
+# not a product: "Kafka ACL", "Tekton API", "Cortex PR", "Harbor Ave", "Grafana Labs".
+_NOT_PRODUCT_TAILS = frozenset("""api apis ui cli sdk sdks pr prs url urls ttl crd crds vm vms dag dags
+    dba acl acls issue issues team teams cluster clusters node nodes pod pods instance instances
+    ave avenue street st road rd lane labs inc ltd llc corp gmbh plc docs doc documentation
+    architecture design proposal proposals sre faq vip vips
+    secret secrets job jobs cronjob cronjobs deployment deployments configmap configmaps namespace
+    namespaces ingress statefulset statefulsets daemonset daemonsets""".split())  # Kubernetes' kinds
+# Operating systems: what a server runs ("RHEL and Windows Server"), where, not what, a page is about.
+_SYSTEMS_RUN_ON = frozenset({"windows", "linux", "macos", "ubuntu", "debian", "rhel"})
+
+
 def vendor_alias(name: str) -> list[str]:
-    """The bare name of a vendor's product ("Amazon Aurora" -> "Aurora"), kept as an alias."""
+    """The bare name of a vendor's product ("Amazon Aurora" -> "Aurora", "AWS Secrets Manager"
+    -> "Secrets Manager", "Azure Service Bus" -> "Service Bus"), kept as an alias: a known
+    technology's, or a name of two words or more or with a capital inside (not "Support" of
+    "AWS Support", a word that names other things too)."""
     vendor, _, bare = name.partition(" ")
-    spelling = usual_spelling(bare) if vendor.lower() in _VENDORS and bare else None
+    if vendor.lower() not in _VENDORS or not bare:
+        return []
+    spelling = usual_spelling(bare) or (bare if vendor_product(name) and (
+        " " in bare or any(ch.isupper() for ch in bare[1:])) else None)
     return [spelling] if spelling else []
 
 
