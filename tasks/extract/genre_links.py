@@ -22,7 +22,14 @@ from itertools import accumulate
 from urllib.parse import unquote, urlparse
 
 from tasks.extract.document_keys import NOT_RECORD_SERIES
-from tasks.extract.genres import HeaderField, dated_items, is_dated_item, is_log_item, log_item_ids
+from tasks.extract.genres import (
+    HeaderField,
+    dated_items,
+    decision_rows,
+    is_dated_item,
+    is_log_item,
+    log_item_ids,
+)
 from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
@@ -33,12 +40,15 @@ from tasks.extract.record_links import (
     RELATES_TO,
     SUPERSEDES,
     RecordLink,
+    document_id,
     may_hold_bare_path,
     record_number,
 )
 from tasks.extract.structure import Structure
+from tasks.extract.text import plain_text
 from tasks.markdown.code_spans import mask_code_spans
 from tasks.markdown.links import INLINE_LINK_RE, SCHEME_RE
+from tasks.markdown.tables import table_cells
 
 DEPENDS_ON = "depends_on"
 # Field key -> (relation type, incoming: the other document is the relation's source).
@@ -486,3 +496,28 @@ def unique_links(links: Iterable[RecordLink]) -> list[RecordLink]:
             seen.add(key)
             kept.append(link)
     return kept
+
+
+# A log entry's key as its row's first cell writes it whole ("DL-01", "**DEC-7**").
+_ENTRY_KEY_RE = re.compile(r"[A-Z][A-Za-z]{1,7}-?\d{1,5}")
+_ENTRY_SERIES_MIN = 2  # one keyed row is a table that happens to hold a key; two are a numbering
+
+
+def log_entry_keys(structure: Structure) -> list[str]:
+    """The keys a decision log numbers its entries by: the first cell of each row of a table
+    with a Decision column that opens with its day (`| DL-01 | 14/03/25 | ... |`), or the id each
+    entry of a log kept as a list opens with (`- **BD-4** (2026-01-12) ...`); kept when two
+    entries or more share a series, in the page's order. A page that cites "DL-05" cites the
+    log that holds it (tasks/distill/record_graph.py)."""
+    lines = structure.by_number
+    keys = [cell for number in decision_rows(structure)
+            if (cell := plain_text(next(iter(table_cells(lines.get(number, ""))), "")).strip("*_ "))
+            and _ENTRY_KEY_RE.fullmatch(cell)]
+    keys += sorted(log_item_ids(structure))
+    series: dict[str, int] = {}
+    for key in keys:
+        named = document_id(key)
+        if named is not None and named[0].upper() not in NOT_RECORD_SERIES:
+            series[named[0]] = series.get(named[0], 0) + 1
+    return [key for key in dict.fromkeys(keys)
+            if (named := document_id(key)) is not None and series.get(named[0], 0) >= _ENTRY_SERIES_MIN]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from tasks.extract.genre_links import _ANY_VERB_RE, states_link_verb
+from tasks.extract.genre_links import _ANY_VERB_RE, log_entry_keys, states_link_verb
+from tasks.extract.structure import Structure, scan
 
 
 def test_the_verbs_are_written_in_lower_case() -> None:
@@ -239,3 +240,26 @@ def test_a_path_from_the_docs_root_written_bare_is_a_cited_page() -> None:
     line = links_in_line("| 16/09/24 | Offline mode for all | design/kiosk-offline.md | Kofi |", 19,
                          own_stem="log", own_number=None, partial_default=False)
     assert [(link.stem, link.relation_type) for link in line] == [("kiosk-offline", "relates_to")]
+
+
+def _structure(text: str) -> Structure:
+    return scan(text.splitlines(), 1)
+
+
+def test_a_decision_logs_entry_keys_are_its_rows_first_cells_and_its_items_ids() -> None:
+    """The keys of a log's entries: a dated table with a Decision column, keyed in its first cell,
+    or a list whose items open with an id and a day; one keyed row, a table with no Decision
+    column, or a standard's name is no numbering."""
+    table = ("# Ops decision log\n\n| Key | Date | Decision |\n|---|---|---|\n"
+             "| **OPS-1** | 2025-01-02 | Use one region |\n| OPS-2 | 03/02/2025 | Keep logs 30 days |\n"
+             "| - | 2025-02-04 | Unkeyed row |\n")
+    assert log_entry_keys(_structure(table)) == ["OPS-1", "OPS-2"]
+    listed = "# Log\n\n- **BD-4** (2026-01-12) Seat holds move to the queue.\n- BD-5 — 3 June 2026: Drop Redis.\n"
+    assert log_entry_keys(_structure(listed)) == ["BD-4", "BD-5"]
+    one = "# Log\n\n| Key | Date | Decision |\n|---|---|---|\n| OPS-1 | 2025-01-02 | Use one region |\n"
+    assert log_entry_keys(_structure(one)) == []
+    tasks = "# Tasks\n\n| Key | Date | Owner |\n|---|---|---|\n| T-41 | 2025-01-02 | Ana |\n| T-42 | 2025-01-03 | Ben |\n"
+    assert log_entry_keys(_structure(tasks)) == []
+    standards = ("# Log\n\n| Ref | Date | Decision |\n|---|---|---|\n| TLS-1 | 2025-01-02 | a |\n"
+                 "| TLS-2 | 2025-01-03 | b |\n")
+    assert log_entry_keys(_structure(standards)) == []
