@@ -183,7 +183,8 @@ def _item_link(
             return link  # an issue's "#123" names no document
         item = label  # `[RFC 19](https://.../pull/19)`: the document its label names
     path = item.strip("\"'<>")
-    if posixpath.splitext(path)[1].lower() in _MARKDOWN_SUFFIXES or _PAGE_PATH_RE.match(path):
+    page = path.split("#", 1)[0]  # "log.md#DL-04": the page, and the part of it the field names
+    if page and (posixpath.splitext(page)[1].lower() in _MARKDOWN_SUFFIXES or _PAGE_PATH_RE.match(page)):
         # a path written bare ("see-also: ../postmortems/disk-full.md", "/proposals/0057-wal.md")
         return _target_link(path, path, (relation_type, incoming), (found.line, excerpt), folder)
     number = _ID_RE.match(item)
@@ -452,6 +453,10 @@ def _target_link(
     (relation_type, incoming), (line, excerpt) = typed, where
     if not target or target[:1] == "#":
         return None  # a link within the page (a URL fragment), not to a document
+    if relation_type == SUPERSEDES and not incoming and "#" in target:
+        # "supersedes: log.md#DL-04": a part of the page (an entry, a section) is replaced, the
+        # page that holds it stands (as "replaces DL-04 in the [log](..)": _ITEM_IN_CONTAINER_RE)
+        relation_type = RELATES_TO
     label = " ".join(label.split())
     if SCHEME_RE.match(target) or target.startswith("//"):
         path = urlparse(target).path

@@ -263,3 +263,17 @@ def test_a_decision_logs_entry_keys_are_its_rows_first_cells_and_its_items_ids()
     standards = ("# Log\n\n| Ref | Date | Decision |\n|---|---|---|\n| TLS-1 | 2025-01-02 | a |\n"
                  "| TLS-2 | 2025-01-03 | b |\n")
     assert log_entry_keys(_structure(standards)) == []
+
+
+def test_a_link_to_a_part_of_a_page_replaces_that_part_not_the_page() -> None:
+    """`supersedes: ../decisions/ops-log.md#OPS-4` in front matter (or "replaces [OPS-4](..#ops-4)")
+    names the page and the entry of it that is replaced: a link to the page, no supersession of it;
+    a page superseded by a section of another is superseded by that page."""
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("---\ntitle: Cold storage\nsupersedes: ../decisions/ops-log.md#OPS-4\n---\n\n# Cold storage\n\n"
+            "## Summary\n\nThis replaces [OPS-5](../decisions/ops-log.md#ops-5) as well.\n\n"
+            "Superseded by [the archive design](../design/archive.md#retention).\n")
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "design/cold.md"))
+    assert {(link.relation_type, link.incoming, link.stem) for link in result.record_links} == {
+        ("relates_to", False, "ops-log"), ("supersedes", True, "archive")}
