@@ -75,7 +75,15 @@ _FIELD_RELATIONS: dict[str, tuple[str, bool]] = {
     "previous incident": (RELATES_TO, False),
     "follow up to": (RELATES_TO, False),
     "succeeded by": (SUPERSEDES, True),
+    # an RFC's header ("Updates: 7230", "Updated by: 9110"): the other amends, or is amended
+    "updates": (AMENDS, False),
+    "updated by": (AMENDS, True),
 }
+# Field keys that are other words too ("Updates: weekly in #ops"): read only when an item is a
+# link, a path or an id, never a title.
+_ID_ONLY_FIELDS = frozenset({"updates", "updated by", "updatedby"})
+# The gap between the two columns of a plain-text RFC's header (no list of links is spaced so).
+_COLUMN_GAP_RE = re.compile(r"[ \t]{8,}")
 # Keys written as one word ("supersededBy", "seeAlso"), as field_key leaves them.
 _FIELD_RELATIONS.update({key.replace(" ", ""): relation for key, relation in list(_FIELD_RELATIONS.items())})
 _PROSE_VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
@@ -109,7 +117,9 @@ _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[
 # A relative link to a page of the same site written without its suffix ("../runbooks/disk-full",
 # as wikis and docs sites write them): a document's path, not a folder or a file of another kind.
 # A site-root path too ("/ops/webhook-secret-rotation", as a wiki links its pages).
-_PAGE_PATH_RE = re.compile(r"^(?:(?:\.{1,2}/)+|/)(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
+# A numbered page too ("../adr/0007-use-kafka", as Docusaurus and log4brains link records); a
+# segment of digits alone ("/pull/41", "/2024") is a number, not a page.
+_PAGE_PATH_RE = re.compile(r"^(?:(?:\.{1,2}/)+|/)(?:[\w-]+/)*(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _MAX_PARAGRAPH_CHARS = 20_000
 # Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
@@ -163,8 +173,11 @@ def field_links(
         if relation is None:
             continue
         relation_type, incoming = relation
-        for item in re.split(r"\s*,\s*", found.value):
+        # (an RFC's header is two columns: "Obsoletes: 0017          Payments" ends at the gap)
+        for item in re.split(r"\s*,\s*", _COLUMN_GAP_RE.split(found.value.strip(), maxsplit=1)[0]):
             link = _item_link(item.strip(), relation_type, incoming, found, folder)
+            if link is not None and found.key in _ID_ONLY_FIELDS and not (link.stem or link.number):
+                continue
             if link is not None and not _is_own(link, folder, own) and (link.stem or not to_page):
                 links.append(link)
     return links

@@ -277,3 +277,34 @@ def test_a_link_to_a_part_of_a_page_replaces_that_part_not_the_page() -> None:
     result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "design/cold.md"))
     assert {(link.relation_type, link.incoming, link.stem) for link in result.record_links} == {
         ("relates_to", False, "ops-log"), ("supersedes", True, "archive")}
+
+
+def test_a_plain_text_rfcs_header_obsoletes_and_updates_by_number() -> None:
+    """An RFC written as plain text (IETF's layout) heads itself with two columns: "Obsoletes:
+    0017" then, far right, its author's team; the number is the record it replaces, "Updates:"
+    one it amends. "Updates:" that names no record (a channel, a rhythm) links nothing."""
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("Internal RFC: 0042                                        A. Lima\n"
+            "Obsoletes: 0017                                           Payments\n"
+            "Updates: 0031                                             March 2025\n"
+            "Category: Standards Track\n\n                  Payment Retry Protocol\n\nAbstract\n\n"
+            "   This document specifies how payment retries work.\n\nMotivation\n\n   Retries double charge.\n")
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "rfcs/0042-retry.md"))
+    assert {(link.relation_type, link.incoming, link.number) for link in result.record_links} == {
+        ("supersedes", False, 17), ("amends", False, 31)}
+    text = "# Release train\n\nOwner: Ana\nUpdates: weekly in the ops channel\n\n## Summary\n\nWe ship weekly.\n"
+    result = extract_facts(text, SourceRef("f" * 64, "wiki/sources/x.md", "raw/x.md", "notes/train.md"))
+    assert not [link for link in result.record_links if link.relation_type == "amends"]
+
+
+def test_a_numbered_page_linked_without_its_suffix_is_a_link_to_it() -> None:
+    """Docs sites link a numbered record without `.md` ("../adr/0007-use-kafka"); a path whose
+    last part is a number alone ("/pull/41", "/2024") names no page."""
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("# Event bus notes\n\nOwner: Ana\n\n## Summary\n\nThis page is replaced by "
+            "[Use Kafka](../adr/0007-use-kafka); see [the PR](/pull/41) and [2024](/2024).\n")
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "notes/bus.md"))
+    assert {(link.relation_type, link.incoming, link.stem, link.number, link.folder)
+            for link in result.record_links} == {("supersedes", True, "0007-use-kafka", 7, "adr")}
