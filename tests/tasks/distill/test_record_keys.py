@@ -217,3 +217,28 @@ def test_a_log_distilled_in_an_earlier_run_is_found_by_its_entry_keys(tmp_path: 
     store_source(root, "docs/postmortems/refunds-paid-twice.md", _CITING)
     distill(root)
     assert ("Incident review: refunds paid twice", REFERENCES_DECISION, "Payments — decision log") in relations(root)
+
+
+def test_a_key_written_with_a_word_before_its_number_cites_the_record_and_teaches_no_alias(
+        tmp_path: Path) -> None:
+    """"(LLIS entry 0007)" names the lessons entry filed as llis-0007; ServiceNow's "INC0048812"
+    the postmortem titled by it. The first spelling is no key of its own: no alias is learnt."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/postmortems/llis-0007-curtailment-overrun.md",
+                 "# Lessons learned: curtailment overrun\n\n**Incident date:** 2026-01-21\n\n## Summary\n\n"
+                 "A setpoint was typed 23 minutes late.\n\n## Root cause\n\nManual entry.\n\n"
+                 "## Resolution\n\nWe automated the setpoint.\n")
+    store_source(root, "docs/postmortems/inc0048812-duplicate-sms.md",
+                 "# INC0048812: duplicate SMS to patrons\n\n**Incident date:** 2026-02-03\n\n## Summary\n\n"
+                 "Patrons got two texts.\n\n## Root cause\n\nA retried job.\n\n## Resolution\n\nWe made it idempotent.\n")
+    store_source(root, "docs/design/auto-setpoints.md",
+                 "# Automatic setpoints\n\nStatus: Accepted\n\n## Summary\n\nThe bridge writes setpoints "
+                 "itself (after LLIS entry 0007, and the texts of INC0048812).\n\n## Motivation\n\nDelays.\n")
+    distill(root)
+    found = relations(root)
+    assert ("Automatic setpoints", REFERENCES_INCIDENT, "Lessons learned: curtailment overrun") in found, found
+    assert ("Automatic setpoints", REFERENCES_INCIDENT, "INC0048812: duplicate SMS to patrons") in found, found
+    registry = json.loads((root / "context/entity-registry.jsonc").read_text())
+    aliases = {alias for e in registry["entries"] for alias in e.get("aliases", [])}
+    assert not {"LLIS", "LLIS entry 0007", "LLIS entry"} & aliases, aliases

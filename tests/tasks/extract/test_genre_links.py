@@ -308,3 +308,12 @@ def test_a_numbered_page_linked_without_its_suffix_is_a_link_to_it() -> None:
     result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "notes/bus.md"))
     assert {(link.relation_type, link.incoming, link.stem, link.number, link.folder)
             for link in result.record_links} == {("supersedes", True, "0007-use-kafka", 7, "adr")}
+
+
+def test_a_key_written_with_a_hash_a_word_or_a_tracker_s_zeros_is_a_mention() -> None:
+    """"INC #42", "RFC no. 7", "LLIS entry 0007" and ServiceNow's "INC0048812" name a record by
+    its key as "INC-42" does; a version ("TLS 1.3") or a key of more parts' tail does not."""
+    text = ("# Checkout errors\n\nOwner: Payments\n\n## What it means\n\nSeen in INC #42 and INC0048812, "
+            "decided in RFC no. 7 after LLIS entry 0007; TLS 1.3 only.\n")
+    assert _mentions(text) == {("INC #42", 42, "relates_to"), ("INC0048812", 48812, "relates_to"),
+                               ("RFC no. 7", 7, "relates_to"), ("LLIS entry 0007", 7, "relates_to")}
