@@ -39,7 +39,7 @@ from tasks.extract.status_text import (
     title_status,
     without_status_macros,
 )
-from tasks.extract.status_updates import first_posted, update_status
+from tasks.extract.status_updates import MIN_UPDATES, first_posted, update_status
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.tech_radar import RINGS
 from tasks.extract.text import plain_text, shorten
@@ -541,6 +541,11 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     # incident's or a meeting's day is still told in its opening lines
     if main is None:  # an RFC's first-page header: its date right-aligned ("          12 March 2026")
         main = _right_column_date(label, opening, order)
+    if main is None and genre == POSTMORTEM:
+        # a status page's incident: its updates run newest first, so the day it began is the
+        # last stamp's ("Posted Mar 03, 2025 - 23:41 UTC" under a Resolved one of Mar 04)
+        posted = first_posted(prose, least=MIN_UPDATES)
+        main = _date_fact(label, posted[1], posted[0], order) if posted else None
     if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
         main = _opening_date(label, genre, prose, other_dates, order)
     if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's stamp
