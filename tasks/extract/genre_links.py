@@ -222,6 +222,7 @@ def prose_links(
                   if " ".join(structure.title(section).lower().split()) in _NOT_CHOSEN_SECTIONS
                   for number, _ in structure.lines(section)}
     links: list[RecordLink] = []
+    head_end, status_lines = _notice_place(structure)
     log_ids: set[str] | None = None
     dated_log: bool | None = None  # a log whose entries open with their day (genres.dated_items)
     for start, end in structure.paragraphs:
@@ -256,6 +257,8 @@ def prose_links(
             found += _mention_links(text, where, folder, log_ids or frozenset())
         if typed and not log_rows:  # "superseded by KEP-1234": a document named without a link
             found += _named_links(text, where, folder, own)
+        near_top = (start < head_end or start in status_lines) and not log_rows  # a notice's place
+        found = _replacement_of_notice(text, found) if found and near_top else found
         if start in not_chosen or log_rows:
             found = [replace(link, relation_type=RELATES_TO, incoming=False) for link in found]
         elif reported and typed and not _supersedes_itself(text):
@@ -263,6 +266,56 @@ def prose_links(
                      else replace(link, relation_type=RELATES_TO) for link in found]
         links += found
     return links
+
+
+# A notice near a page's top that the page is out of use: a label that opens its paragraph
+# ("> **Deprecated:** ...", "⚠️ OBSOLETE", "> [!WARNING] Archived"), its status ("Status:
+# Obsolete, see ..."), or a sentence whose subject is the page ("This runbook is no longer
+# maintained", "This page is outdated").
+_NOTICE_RE = re.compile(
+    r"^\W{0,8}(?:\[!\w+\]\W{0,4})?(?:deprecated|obsolete|archived|retired|outdated)\b"
+    r"|^\W{0,4}(?:document\s+|page\s+)?status\W{0,6}(?:deprecated|obsolete|archived|retired|superseded|replaced)\b"
+    r"|\bthis\s+(?:page|document|doc|runbook|playbook|guide|design|proposal|article|note|procedure|rfc|spec"
+    r"|record|checklist)\s+(?:is|has\s+been|was)\s+(?:now\s+)?(?:deprecated|obsolete|outdated|retired|archived"
+    r"|no\s+longer\s+(?:maintained|used|valid|current|accurate|updated))\b", re.I)
+# What points from such a notice to the page to read instead ("use [X] instead", "see [X]",
+# "the current design is described in [X]").
+_POINTER_RE = re.compile(
+    r"\b(?:use|see|read|refer\s+to|go\s+to|follow|in\s+favou?r\s+of|moved\s+to|lives\s+(?:at|in)|now\s+(?:at|in)"
+    r"|current\s+(?:version|design|page|runbook|document|process))\b", re.I)
+_NOTICE_LINES = 25  # a notice stands at the top: the page's header and first paragraphs
+
+
+def _notice_place(structure: Structure) -> tuple[int, frozenset[int]]:
+    """Where a notice about the whole page stands: the page's head (its lines before the first
+    heading under its title, at most _NOTICE_LINES of them) and its Status section; a status
+    under another heading is an entry's or a part's ("### D-012 ..." then "**Status:** Superseded")."""
+    first_line = structure.visible[0][0] if structure.visible else 0
+    heads = structure.sections[1:]
+    if heads and heads[0].level == 1:
+        heads = heads[1:]  # the page's title
+    head_end = min(structure.number(heads[0]) if heads else first_line + _NOTICE_LINES,
+                   first_line + _NOTICE_LINES)
+    status = frozenset(number for section in heads if structure.title(section).strip().lower() == "status"
+                       for number, _ in structure.lines(section))
+    return head_end, status
+
+
+def _replacement_of_notice(text: str, found: list[RecordLink]) -> list[RecordLink]:
+    """A notice that the page is out of use, pointing to a page ("**Deprecated:** use [the new
+    runbook](disk-v2.md) instead", "Status: Obsolete, see [v2](v2.md)"): that page supersedes
+    this one; the notice's other links, and every link of any other paragraph, stay as read."""
+    notice = _NOTICE_RE.search(text)
+    if notice is None or any(link.relation_type == SUPERSEDES for link in found):
+        return found
+    pointer = _POINTER_RE.search(text, notice.end())
+    target = pointer and next((link for link in found if link.stem is not None and not link.mention
+                               and link.relation_type == RELATES_TO
+                               and text.find(f"[{link.text}", pointer.end()) >= 0), None)
+    if pointer is None or target is None:
+        return found
+    return [replace(link, relation_type=SUPERSEDES, incoming=True) if link is target else link
+            for link in found]
 
 
 def _paragraph_links(

@@ -317,3 +317,44 @@ def test_a_key_written_with_a_hash_a_word_or_a_tracker_s_zeros_is_a_mention() ->
             "decided in RFC no. 7 after LLIS entry 0007; TLS 1.3 only.\n")
     assert _mentions(text) == {("INC #42", 42, "relates_to"), ("INC0048812", 48812, "relates_to"),
                                ("RFC no. 7", 7, "relates_to"), ("LLIS entry 0007", 7, "relates_to")}
+
+
+def _typed_links(text: str, path: str) -> set[tuple[str, bool, str | None]]:
+    from tasks.extract import SourceRef, extract_facts
+
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", path))
+    return {(link.relation_type, link.incoming, link.stem) for link in result.record_links if not link.mention}
+
+
+def test_a_notice_that_the_page_is_out_of_use_points_to_its_replacement() -> None:
+    """"**Deprecated:** ... Use [X] instead", "Status: Obsolete, see [X]" or "This page is outdated.
+    The current design is in [X]" at a page's top: X supersedes the page. A link before the
+    pointer, a notice lower down or about something else than the page, relates only."""
+    runbook = ("# Broker disk runbook\n\n> **Deprecated:** this runbook is no longer maintained. "
+               "Use [the new runbook](../runbooks/disk-v2.md) instead.\n\n## Symptoms\n\nDisk over 85 %.\n\n"
+               "## Mitigation\n\nDelete old segments.\n")
+    assert _typed_links(runbook, "runbooks/disk.md") == {("supersedes", True, "disk-v2")}
+    design = ("# Payments API design\n\nStatus: Obsolete, see [Payments API v2](payments-v2.md)\n\n"
+              "## Summary\n\nA REST API.\n\n## Motivation\n\nPartners need it.\n")
+    assert _typed_links(design, "design/payments.md") == {("supersedes", True, "payments-v2")}
+    page = ("# Event bus overview\n\n⚠️ This page is outdated. The current design is described in "
+            "[Event bus v2](event-bus-v2.md).\n\n## Components\n\nProducers write events.\n")
+    assert _typed_links(page, "architecture/event-bus.md") == {("supersedes", True, "event-bus-v2")}
+    # the pointer after the link, a deprecated thing that is not the page: no supersession
+    why = ("# Payments API design\n\nStatus: Deprecated ([why](why.md)); see the FAQ.\n\n"
+           "## Summary\n\nThe v1 endpoint is deprecated; see [the migration guide](migrate.md).\n\n"
+           "## Motivation\n\nPartners need it.\n")
+    assert _typed_links(why, "design/payments.md") == {("relates_to", False, "why"),
+                                                       ("relates_to", False, "migrate")}
+
+
+def test_a_notice_is_the_pages_own_only_in_its_head_or_its_status_section() -> None:
+    """A log's entry under its heading ("### D-12 ..." then "**Status:** Superseded ... See [X]")
+    states the entry's status, not the page's; a Status section's "Obsolete, see [X]" is the page's."""
+    log = ("# Platform decision register\n\nOne entry per decision.\n\n### D-12 - Pilot a tape archive\n\n"
+           "**Status:** Superseded by D-16\n**Outcome:** A pilot. See [RCS-9](../proposals/rcs-0009-tape.md).\n\n"
+           "### D-13 - Rocky Linux\n\n**Status:** Done\n")
+    assert ("supersedes", True, "rcs-0009-tape") not in _typed_links(log, "minutes/register.md")
+    design = ("# Payments API design\n\n## Status\n\nObsolete, see [Payments API v2](payments-v2.md).\n\n"
+              "## Summary\n\nA REST API.\n\n## Motivation\n\nPartners need it.\n")
+    assert _typed_links(design, "design/payments.md") == {("supersedes", True, "payments-v2")}
