@@ -541,11 +541,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     # incident's or a meeting's day is still told in its opening lines
     if main is None:  # an RFC's first-page header: its date right-aligned ("          12 March 2026")
         main = _right_column_date(label, opening, order)
-    if main is None and genre == POSTMORTEM:
-        # a status page's incident: its updates run newest first, so the day it began is the
-        # last stamp's ("Posted Mar 03, 2025 - 23:41 UTC" under a Resolved one of Mar 04)
-        posted = first_posted(prose, least=MIN_UPDATES)
-        main = _date_fact(label, posted[1], posted[0], order) if posted else None
+    if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's day
+        main = _first_update_day(label, prose, order)
     if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
         main = _opening_date(label, genre, prose, other_dates, order)
     if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's stamp
@@ -602,6 +599,13 @@ def _opening_date(
                  and not _RELATED_FIELD_RE.match(line)
                  and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
                  and (fact := _date_fact(label, line, number, order)) is not None), None)
+
+
+def _first_update_day(label: str, prose: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:
+    """A status page's incident: its updates run newest first, so the day it began is its last
+    stamp's ("Posted Mar 03, 2025 - 23:41 UTC" under a Resolved one of Mar 04), not its first."""
+    posted = first_posted(prose, least=MIN_UPDATES)
+    return _date_fact(label, posted[1], posted[0], order) if posted else None
 
 
 def _project_start(fields: Sequence[HeaderField], order: bool | None) -> ObservationFact | None:
