@@ -30,6 +30,10 @@ class DistilledSource(BaseModel):
     # link read in a later run finds it by its file.
     documentKey: str | None = None
     documentEntity: str | None = None
+    # A decision log's entry keys ("DL-05") and the entity it was distilled into, so a page read
+    # in a later run that cites an entry by its key finds the log (Extraction.entry_keys).
+    entryKeys: list[str] | None = None
+    entryEntity: str | None = None
 
 
 class DistillState(BaseModel):

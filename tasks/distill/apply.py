@@ -335,6 +335,7 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[
         source = extraction.source
         old = state.get(source.asset_id)
         document_key, document_entity = result.documents.get(source.asset_id, (None, None))
+        entry_entity, entry_keys = result.entry_keys.get(source.asset_id, (None, ()))
         state[source.asset_id] = DistilledSource(
             assetId=source.asset_id,
             sourcePage=source.source_page,
@@ -342,6 +343,8 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[
             title=extraction.title,
             documentKey=document_key,
             documentEntity=document_entity,
+            entryKeys=list(entry_keys) or None,
+            entryEntity=entry_entity,
         )
     for asset_id, links in unresolved.items():
         if asset_id in state:

@@ -31,7 +31,7 @@ from tasks.extract.model import (
 )
 from tasks.extract.record_links import RecordLink
 
-FORMAT = 2  # bump when the layout below changes
+FORMAT = 3  # bump when the layout below changes
 
 
 class NotEncodable(ValueError):
@@ -198,6 +198,7 @@ def _extraction(e: Extraction) -> list[Any]:
         e.day_first,
         entity_observations,
         [_strs(terms) for terms in e.subject_terms],
+        _strs(e.entry_keys),
     ]
 
 
@@ -235,7 +236,7 @@ def _read_extraction(row: list[Any]) -> Extraction:
     (name_rows, source, subject, entities, observations, relations, candidates, prose,
      record_superseded, rejected, is_decision, title, record_key, document_key, superseded,
      tombstones, replaced_by, order, record_role, links, day_first, entity_observations,
-     subject_terms) = row
+     subject_terms, entry_keys) = row
     names = [_read_name(x) for x in name_rows]
     return Extraction(
         source=SourceRef(*source),
@@ -261,4 +262,5 @@ def _read_extraction(row: list[Any]) -> Extraction:
         entity_observations=[(names[ref], _read_observation(obs))
                              for ref, obs in entity_observations],
         subject_terms=[tuple(terms) for terms in subject_terms],
+        entry_keys=list(entry_keys),
     )

@@ -7,9 +7,11 @@ day-first, one where a second number is over 12 is month-first. A folder whose d
 evidence (or contradict each other) is settled by the nearest folder above it whose documents
 all agree (a team's `docs/architecture/` page by the day-first postmortems of `docs/postmortems/`:
 one tree, one team's way of writing dates), never by the memory's root alone (folders ingested
-side by side may be anyone's); a folder still unsettled keeps the dates as written, and distill
-says so in a warning. Pure: it rewrites the extractions' date observations (`Date: 05/02/2018`, `Review
-date: 03/02/2025 (written "03/02/2025 by R. Menon")`).
+side by side may be anyone's); a folder still unsettled settles each of its pages by how the page
+spells (tasks/distill/date_spelling.py: British spelling writes the day first), and keeps the
+dates of a page that says nothing either way as written, which distill says in a warning. Pure:
+it rewrites the extractions' date observations (`Date: 05/02/2018`, `Review date: 03/02/2025
+(written "03/02/2025 by R. Menon")`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from tasks.distill.date_spelling import spelling_day_first
 from tasks.distill.record_graph import record_log
 from tasks.extract import Extraction
 from tasks.record_dates import find_date
@@ -42,19 +45,32 @@ def settle_log_dates(extractions: Sequence[Extraction]) -> list[str]:
         if not ambiguous:
             continue
         hints = _hints(folder, folders)
-        if len(hints) != 1:
-            warnings.append(
-                f"{folder or '.'}: {len(ambiguous)} date(s) such as {ambiguous[0][2]['date']!r} read both "
-                "day-first and month-first, and no date of the folder settles which: kept as written")
+        if len(hints) == 1:
+            _settle(ambiguous, hints.pop())
             continue
-        day_first = hints.pop()
-        for document, index, found in ambiguous:
-            settled = find_date(found["date"], day_first)
-            if settled:
-                fact = document.observations[index]
-                text = f"{found['label']}: {settled}{found['rest'] or ''}"
-                document.observations[index] = replace(fact, text=text)
+        spelled = {id(document): spelling_day_first(text for _, text in document.prose)
+                   for document, _, _ in ambiguous}
+        for day_first in (True, False):  # each page its own reading: folders side by side disagree
+            _settle([one for one in ambiguous if spelled[id(one[0])] is day_first], day_first, guessed=True)
+        left = [one for one in ambiguous if spelled[id(one[0])] is None]
+        if left:
+            warnings.append(
+                f"{folder or '.'}: {len(left)} date(s) such as {left[0][2]['date']!r} read both "
+                "day-first and month-first, and no date of the folder settles which: kept as written")
     return warnings
+
+
+def _settle(ambiguous: Sequence[tuple[Extraction, int, re.Match[str]]], day_first: bool, *,
+            guessed: bool = False) -> None:
+    """Rewrite each date in the order given; one read from the page's spelling (`guessed`)
+    keeps the text as written beside it, so a reader sees what was read."""
+    for document, index, found in ambiguous:
+        settled = find_date(found["date"], day_first)
+        if settled:
+            fact = document.observations[index]
+            rest = found["rest"] or (f' (written "{found["date"]}")' if guessed else "")
+            text = f"{found['label']}: {settled}{rest}"
+            document.observations[index] = replace(fact, text=text)
 
 
 def _hints(folder: str, folders: dict[str, list[Extraction]]) -> set[bool]:

@@ -537,6 +537,8 @@ class MergeResult:
     unresolved: dict[str, PendingLinks]  # raw asset -> record links that resolve to no record
     # raw asset -> (its folder/stem, the entity) of each plain document of this run (DistilledSource)
     documents: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # raw asset -> (the entity, its entry keys) of each decision log of this run (DistilledSource)
+    entry_keys: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -571,7 +573,7 @@ def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], pl
     _retire_replaced_versions(merge, plan, read_now)
     _supersede_records(merge, merger.resolved)
     return MergeResult(merge, resolver, [*_rejected_names(extractions), *date_warnings], unresolved,
-                       merger.documents)
+                       merger.documents, merger.entry_keys)
 
 
 def _rejected_names(extractions: Sequence[Extraction]) -> list[str]:
@@ -627,6 +629,7 @@ class _Merger:
     resolved: list[ResolvedSource] = field(default_factory=list)
     bare: list[Extraction] = field(default_factory=list)  # entities only if they mention one
     documents: dict[str, tuple[str, str]] = field(default_factory=dict)  # plain_documents()
+    entry_keys: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # log_entry_keys()
 
     def subjects(self, extractions: Sequence[Extraction]) -> None:
         """Resolve each source's subject (a log's index or template page has none)."""
@@ -693,6 +696,7 @@ class _Merger:
         records = [(item.extraction, item.subject) for item in self.resolved
                    if item.extraction.record_key or item.extraction.document_key]
         mark_record_logs(records)
+        self.entry_keys = self.log_entry_keys()
         pending = [(links, entry) for links in pending_record_links(plan.state.values(), read_now)
                    if (entry := resolver.find(links.subject)) is not None]
         if not pending and not any(extraction.record_links for extraction, _ in records):
@@ -700,7 +704,24 @@ class _Merger:
         documents = [(log, stem, entry) for log, stem, name in sorted(self._documents(plan, read_now))
                      if (entry := resolver.find(name)) is not None]
         index = RecordIndex.build(resolver.entries.values(), documents)
+        logs = [*self.entry_keys.values(), *self._earlier_entry_keys(plan, read_now)]
+        for name, keys in sorted(logs):
+            if (entry := resolver.find(name)) is not None:
+                index.add_entry_keys(entry, keys)
         return apply_record_links(self.merge, records, pending, index, resolver)
+
+    def log_entry_keys(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Raw asset -> (entity name, entry keys) of this run's decision logs (DistilledSource)."""
+        return {item.extraction.source.asset_id: (item.subject.canonicalName, tuple(keys))
+                for item in self.resolved if (keys := item.extraction.entry_keys)}
+
+    @staticmethod
+    def _earlier_entry_keys(
+        plan: DistillPlan, read_now: AbstractSet[str]
+    ) -> list[tuple[str, tuple[str, ...]]]:
+        """The entry keys of the decision logs earlier runs distilled (the distill state)."""
+        return [(entry.entryEntity, tuple(entry.entryKeys)) for asset_id, entry in plan.state.items()
+                if asset_id not in read_now and entry.entryKeys and entry.entryEntity]
 
     def plain_documents(self) -> dict[str, tuple[str, str]]:
         """Raw asset -> (folder/stem, entity name) of this run's plain documents."""

@@ -10,7 +10,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from schemas.distill_state import DistilledSource
@@ -79,6 +79,9 @@ class RecordIndex:
     # Each folder's documents by the ISO date their stem starts with ("2025-06-01-platform-sync"):
     # "the entry of 2025-06-01" names the one page of its folder dated so.
     by_date: dict[tuple[str, str], dict[str, RegistryEntry]] = field(default_factory=dict)
+    # A decision log's entries by their keys ("DL-05": the log's entity key -> its entries' ids):
+    # a page that cites an entry cites the log holding it, and never replaces the log by it.
+    entry_ids: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
     _series: set[str] = field(default_factory=set)  # the series of by_id, once asked
 
     @classmethod
@@ -111,6 +114,33 @@ class RecordIndex:
         titled = self.by_any_title.setdefault(entity_key(entry.canonicalName), [])
         if not any(one is entry for one in titled):
             titled.append(entry)
+
+    def add_entry_keys(self, entry: RegistryEntry, keys: Iterable[str]) -> None:
+        """A decision log's entry keys (Extraction.entry_keys): each names the log, as its own
+        ids name a document, unless a document of the memory states it as its own already."""
+        held = self.entry_ids.setdefault(entity_key(entry.canonicalName), set())
+        for key in keys:
+            named = document_id(key)
+            if named is None or named in held:
+                continue
+            held.add(named)
+            stating = self.by_id.setdefault(named, [])
+            if not stating:
+                stating.append(entry)
+        self._series = set()
+
+    def names_entry(self, link: RecordLink, target: RegistryEntry) -> bool:
+        """Does `link` name `target` (a decision log) by one of its entries' keys, not by its
+        own id or file?"""
+        if link.stem is not None:
+            return False
+        named = document_id(link.text)
+        return named is not None and named in self.entry_ids.get(entity_key(target.canonicalName), ()) \
+            and named not in self.ids(target)
+
+    def cited_ids(self, target: RegistryEntry) -> set[tuple[str, int]]:
+        """The ids a citation names `target` by: its own and its entries' keys."""
+        return self.ids(target) | self.entry_ids.get(entity_key(target.canonicalName), set())
 
     def resolve(self, link: RecordLink, log: str) -> RegistryEntry | None:
         """The record `link` means in `log`: by file stem, else by number (when one record has
@@ -288,9 +318,13 @@ class _Linker:
         log = record_log(item.source)
         for link in item.links:
             target = self.index.resolve(link, log)
+            stated = link.relation_type != RELATES_TO
+            if target is not None and stated and self.index.names_entry(link, target):
+                # "This replaces DL-04": an entry of the log is replaced, not the log that holds it
+                link = replace(link, relation_type=RELATES_TO, incoming=False)
             relation_type = link.relation_type
             if target is not None:
-                relation_type = relation_for_key(link, item.subject, target, self.index.ids(target))
+                relation_type = relation_for_key(link, item.subject, target, self.index.cited_ids(target))
             if (relation_type != RELATES_TO) is not typed:
                 continue
             if target is None:

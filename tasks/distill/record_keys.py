@@ -122,6 +122,8 @@ def key_spelling(link: RecordLink, target: RegistryEntry, target_ids: set[tuple[
         return None
     text = " ".join(link.text.split())
     key = text[:_key_end(text)]
+    if not key[-1:].isdigit():
+        return None  # a key written with a word before its number ("LLIS entry 0007"): no spelling of it
     names = {entity_key(name) for name in (target.canonicalName, *target.aliases)}
     return None if entity_key(key) in names else key
 

@@ -11,6 +11,7 @@ from tasks.extract.genre_facts import (
     drop_boilerplate_lines,
     genre_subject,
 )
+from tasks.extract.genre_links import log_entry_keys
 from tasks.extract.genre_subjects import DECISION_RECORD, add_genre_subjects, notes_named_by_day
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
@@ -46,6 +47,8 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     else:
         add_document_links(result, structure, fields)
         add_plain_conclusions(result, structure, whole=True)
+    if not result.is_decision_record:
+        result.entry_keys = log_entry_keys(structure)  # a log's numbering: how others cite its entries
     hits = add_line_facts(result, subject, structure)
     result.candidates.extend(hits.candidates(subject))
     drop_boilerplate_lines(result)  # a MADR record's "* [Optional] Add links ..." too

@@ -22,7 +22,14 @@ from itertools import accumulate
 from urllib.parse import unquote, urlparse
 
 from tasks.extract.document_keys import NOT_RECORD_SERIES
-from tasks.extract.genres import HeaderField, dated_items, is_dated_item, is_log_item, log_item_ids
+from tasks.extract.genres import (
+    HeaderField,
+    dated_items,
+    decision_rows,
+    is_dated_item,
+    is_log_item,
+    log_item_ids,
+)
 from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
@@ -33,12 +40,15 @@ from tasks.extract.record_links import (
     RELATES_TO,
     SUPERSEDES,
     RecordLink,
+    document_id,
     may_hold_bare_path,
     record_number,
 )
 from tasks.extract.structure import Structure
+from tasks.extract.text import plain_text
 from tasks.markdown.code_spans import mask_code_spans
 from tasks.markdown.links import INLINE_LINK_RE, SCHEME_RE
+from tasks.markdown.tables import table_cells
 
 DEPENDS_ON = "depends_on"
 # Field key -> (relation type, incoming: the other document is the relation's source).
@@ -65,7 +75,15 @@ _FIELD_RELATIONS: dict[str, tuple[str, bool]] = {
     "previous incident": (RELATES_TO, False),
     "follow up to": (RELATES_TO, False),
     "succeeded by": (SUPERSEDES, True),
+    # an RFC's header ("Updates: 7230", "Updated by: 9110"): the other amends, or is amended
+    "updates": (AMENDS, False),
+    "updated by": (AMENDS, True),
 }
+# Field keys that are other words too ("Updates: weekly in #ops"): read only when an item is a
+# link, a path or an id, never a title.
+_ID_ONLY_FIELDS = frozenset({"updates", "updated by", "updatedby"})
+# The gap between the two columns of a plain-text RFC's header (no list of links is spaced so).
+_COLUMN_GAP_RE = re.compile(r"[ \t]{8,}")
 # Keys written as one word ("supersededBy", "seeAlso"), as field_key leaves them.
 _FIELD_RELATIONS.update({key.replace(" ", ""): relation for key, relation in list(_FIELD_RELATIONS.items())})
 _PROSE_VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
@@ -99,7 +117,9 @@ _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[
 # A relative link to a page of the same site written without its suffix ("../runbooks/disk-full",
 # as wikis and docs sites write them): a document's path, not a folder or a file of another kind.
 # A site-root path too ("/ops/webhook-secret-rotation", as a wiki links its pages).
-_PAGE_PATH_RE = re.compile(r"^(?:(?:\.{1,2}/)+|/)(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
+# A numbered page too ("../adr/0007-use-kafka", as Docusaurus and log4brains link records); a
+# segment of digits alone ("/pull/41", "/2024") is a number, not a page.
+_PAGE_PATH_RE = re.compile(r"^(?:(?:\.{1,2}/)+|/)(?:[\w-]+/)*(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _MAX_PARAGRAPH_CHARS = 20_000
 # Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
@@ -153,8 +173,11 @@ def field_links(
         if relation is None:
             continue
         relation_type, incoming = relation
-        for item in re.split(r"\s*,\s*", found.value):
+        # (an RFC's header is two columns: "Obsoletes: 0017          Payments" ends at the gap)
+        for item in re.split(r"\s*,\s*", _COLUMN_GAP_RE.split(found.value.strip(), maxsplit=1)[0]):
             link = _item_link(item.strip(), relation_type, incoming, found, folder)
+            if link is not None and found.key in _ID_ONLY_FIELDS and not (link.stem or link.number):
+                continue
             if link is not None and not _is_own(link, folder, own) and (link.stem or not to_page):
                 links.append(link)
     return links
@@ -173,7 +196,8 @@ def _item_link(
             return link  # an issue's "#123" names no document
         item = label  # `[RFC 19](https://.../pull/19)`: the document its label names
     path = item.strip("\"'<>")
-    if posixpath.splitext(path)[1].lower() in _MARKDOWN_SUFFIXES or _PAGE_PATH_RE.match(path):
+    page = path.split("#", 1)[0]  # "log.md#DL-04": the page, and the part of it the field names
+    if page and (posixpath.splitext(page)[1].lower() in _MARKDOWN_SUFFIXES or _PAGE_PATH_RE.match(page)):
         # a path written bare ("see-also: ../postmortems/disk-full.md", "/proposals/0057-wal.md")
         return _target_link(path, path, (relation_type, incoming), (found.line, excerpt), folder)
     number = _ID_RE.match(item)
@@ -198,6 +222,7 @@ def prose_links(
                   if " ".join(structure.title(section).lower().split()) in _NOT_CHOSEN_SECTIONS
                   for number, _ in structure.lines(section)}
     links: list[RecordLink] = []
+    head_end, status_lines = _notice_place(structure)
     log_ids: set[str] | None = None
     dated_log: bool | None = None  # a log whose entries open with their day (genres.dated_items)
     for start, end in structure.paragraphs:
@@ -232,6 +257,8 @@ def prose_links(
             found += _mention_links(text, where, folder, log_ids or frozenset())
         if typed and not log_rows:  # "superseded by KEP-1234": a document named without a link
             found += _named_links(text, where, folder, own)
+        near_top = (start < head_end or start in status_lines) and not log_rows  # a notice's place
+        found = _replacement_of_notice(text, found) if found and near_top else found
         if start in not_chosen or log_rows:
             found = [replace(link, relation_type=RELATES_TO, incoming=False) for link in found]
         elif reported and typed and not _supersedes_itself(text):
@@ -239,6 +266,56 @@ def prose_links(
                      else replace(link, relation_type=RELATES_TO) for link in found]
         links += found
     return links
+
+
+# A notice near a page's top that the page is out of use: a label that opens its paragraph
+# ("> **Deprecated:** ...", "⚠️ OBSOLETE", "> [!WARNING] Archived"), its status ("Status:
+# Obsolete, see ..."), or a sentence whose subject is the page ("This runbook is no longer
+# maintained", "This page is outdated").
+_NOTICE_RE = re.compile(
+    r"^\W{0,8}(?:\[!\w+\]\W{0,4})?(?:deprecated|obsolete|archived|retired|outdated)\b"
+    r"|^\W{0,4}(?:document\s+|page\s+)?status\W{0,6}(?:deprecated|obsolete|archived|retired|superseded|replaced)\b"
+    r"|\bthis\s+(?:page|document|doc|runbook|playbook|guide|design|proposal|article|note|procedure|rfc|spec"
+    r"|record|checklist)\s+(?:is|has\s+been|was)\s+(?:now\s+)?(?:deprecated|obsolete|outdated|retired|archived"
+    r"|no\s+longer\s+(?:maintained|used|valid|current|accurate|updated))\b", re.I)
+# What points from such a notice to the page to read instead ("use [X] instead", "see [X]",
+# "the current design is described in [X]").
+_POINTER_RE = re.compile(
+    r"\b(?:use|see|read|refer\s+to|go\s+to|follow|in\s+favou?r\s+of|moved\s+to|lives\s+(?:at|in)|now\s+(?:at|in)"
+    r"|current\s+(?:version|design|page|runbook|document|process))\b", re.I)
+_NOTICE_LINES = 25  # a notice stands at the top: the page's header and first paragraphs
+
+
+def _notice_place(structure: Structure) -> tuple[int, frozenset[int]]:
+    """Where a notice about the whole page stands: the page's head (its lines before the first
+    heading under its title, at most _NOTICE_LINES of them) and its Status section; a status
+    under another heading is an entry's or a part's ("### D-012 ..." then "**Status:** Superseded")."""
+    first_line = structure.visible[0][0] if structure.visible else 0
+    heads = structure.sections[1:]
+    if heads and heads[0].level == 1:
+        heads = heads[1:]  # the page's title
+    head_end = min(structure.number(heads[0]) if heads else first_line + _NOTICE_LINES,
+                   first_line + _NOTICE_LINES)
+    status = frozenset(number for section in heads if structure.title(section).strip().lower() == "status"
+                       for number, _ in structure.lines(section))
+    return head_end, status
+
+
+def _replacement_of_notice(text: str, found: list[RecordLink]) -> list[RecordLink]:
+    """A notice that the page is out of use, pointing to a page ("**Deprecated:** use [the new
+    runbook](disk-v2.md) instead", "Status: Obsolete, see [v2](v2.md)"): that page supersedes
+    this one; the notice's other links, and every link of any other paragraph, stay as read."""
+    notice = _NOTICE_RE.search(text)
+    if notice is None or any(link.relation_type == SUPERSEDES for link in found):
+        return found
+    pointer = _POINTER_RE.search(text, notice.end())
+    target = pointer and next((link for link in found if link.stem is not None and not link.mention
+                               and link.relation_type == RELATES_TO
+                               and text.find(f"[{link.text}", pointer.end()) >= 0), None)
+    if pointer is None or target is None:
+        return found
+    return [replace(link, relation_type=SUPERSEDES, incoming=True) if link is target else link
+            for link in found]
 
 
 def _paragraph_links(
@@ -442,6 +519,10 @@ def _target_link(
     (relation_type, incoming), (line, excerpt) = typed, where
     if not target or target[:1] == "#":
         return None  # a link within the page (a URL fragment), not to a document
+    if relation_type == SUPERSEDES and not incoming and "#" in target:
+        # "supersedes: log.md#DL-04": a part of the page (an entry, a section) is replaced, the
+        # page that holds it stands (as "replaces DL-04 in the [log](..)": _ITEM_IN_CONTAINER_RE)
+        relation_type = RELATES_TO
     label = " ".join(label.split())
     if SCHEME_RE.match(target) or target.startswith("//"):
         path = urlparse(target).path
@@ -486,3 +567,28 @@ def unique_links(links: Iterable[RecordLink]) -> list[RecordLink]:
             seen.add(key)
             kept.append(link)
     return kept
+
+
+# A log entry's key as its row's first cell writes it whole ("DL-01", "**DEC-7**").
+_ENTRY_KEY_RE = re.compile(r"[A-Z][A-Za-z]{1,7}-?\d{1,5}")
+_ENTRY_SERIES_MIN = 2  # one keyed row is a table that happens to hold a key; two are a numbering
+
+
+def log_entry_keys(structure: Structure) -> list[str]:
+    """The keys a decision log numbers its entries by: the first cell of each row of a table
+    with a Decision column that opens with its day (`| DL-01 | 14/03/25 | ... |`), or the id each
+    entry of a log kept as a list opens with (`- **BD-4** (2026-01-12) ...`); kept when two
+    entries or more share a series, in the page's order. A page that cites "DL-05" cites the
+    log that holds it (tasks/distill/record_graph.py)."""
+    lines = structure.by_number
+    keys = [cell for number in decision_rows(structure)
+            if (cell := plain_text(next(iter(table_cells(lines.get(number, ""))), "")).strip("*_ "))
+            and _ENTRY_KEY_RE.fullmatch(cell)]
+    keys += sorted(log_item_ids(structure))
+    series: dict[str, int] = {}
+    for key in keys:
+        named = document_id(key)
+        if named is not None and named[0].upper() not in NOT_RECORD_SERIES:
+            series[named[0]] = series.get(named[0], 0) + 1
+    return [key for key in dict.fromkeys(keys)
+            if (named := document_id(key)) is not None and series.get(named[0], 0) >= _ENTRY_SERIES_MIN]

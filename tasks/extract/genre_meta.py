@@ -39,7 +39,7 @@ from tasks.extract.status_text import (
     title_status,
     without_status_macros,
 )
-from tasks.extract.status_updates import first_posted, update_status
+from tasks.extract.status_updates import MIN_UPDATES, first_posted, update_status
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.tech_radar import RINGS
 from tasks.extract.text import plain_text, shorten
@@ -222,14 +222,29 @@ _MARK_LINES = 12
 
 def mark_status(structure: Structure) -> ObservationFact | None:
     """The status a badge or an emoji mark among the page's first lines shows (a shields.io
-    `status-accepted` badge, "✅ **Accepted** · 2024-03-01")."""
+    `status-accepted` badge, "✅ **Accepted** · 2024-03-01"), or a notice's label that opens a
+    paragraph there ("> **Deprecated:** use the new runbook", "> [!WARNING] Obsolete")."""
+    starts = {start for start, _ in structure.paragraphs}
+    previous = ""
     for number, line in structure.visible[:_MARK_LINES]:
         if number in structure.heading_lines:
             continue
         found = badge_status(line) or emoji_status(plain_text(line))
+        opens = number in starts or _ALERT_MARKER_RE.match(previous) is not None  # "> [!WARNING]" over it
+        if not found and opens and (label := _NOTICE_LABEL_RE.match(line)):
+            found = label["state"]
+        previous = line
         if found:
             return status_observation(found, number, number)
     return None
+
+
+# A notice's label, alone or before its text: bold, with a colon, an alert's marker or nothing
+# after it ("archived in SampleTrack." continues a sentence: no label).
+_NOTICE_LABEL_RE = re.compile(
+    r"^\W{0,8}(?:\[!\w+\]\W{0,4})?(?:\*\*|__)?(?P<state>deprecated|obsolete|archived)"
+    r"(?:\s*(?:\*\*|__)\s*:?|\s*[:!.—–]|\s*$)", re.I)
+_ALERT_MARKER_RE = re.compile(r"^\W{0,4}\[!\w+\]\s*$")  # GitHub's alert: its type alone on the line
 
 
 # A Backstage catalog entry kept in a YAML fence (`apiVersion: backstage.io/v1alpha1`), its
@@ -541,6 +556,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     # incident's or a meeting's day is still told in its opening lines
     if main is None:  # an RFC's first-page header: its date right-aligned ("          12 March 2026")
         main = _right_column_date(label, opening, order)
+    if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's day
+        main = _first_update_day(label, prose, order)
     if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
         main = _opening_date(label, genre, prose, other_dates, order)
     if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's stamp
@@ -597,6 +614,13 @@ def _opening_date(
                  and not _RELATED_FIELD_RE.match(line)
                  and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
                  and (fact := _date_fact(label, line, number, order)) is not None), None)
+
+
+def _first_update_day(label: str, prose: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:
+    """A status page's incident: its updates run newest first, so the day it began is its last
+    stamp's ("Posted Mar 03, 2025 - 23:41 UTC" under a Resolved one of Mar 04), not its first."""
+    posted = first_posted(prose, least=MIN_UPDATES)
+    return _date_fact(label, posted[1], posted[0], order) if posted else None
 
 
 def _project_start(fields: Sequence[HeaderField], order: bool | None) -> ObservationFact | None:

@@ -124,3 +124,7 @@ class Extraction:
     # Terms a document writes that were not sure enough to be its subjects (each as its
     # spellings): distill relates the document `about` those the registry already holds.
     subject_terms: list[tuple[str, ...]] = field(default_factory=list)
+    # A decision log's own numbering: the keys its entries open with ("DL-01" of a row
+    # `| DL-01 | 14/03/25 | ... |`); a page that cites an entry by its key cites the log
+    # (tasks/distill/record_graph.py RecordIndex.add_entry_keys).
+    entry_keys: list[str] = field(default_factory=list)

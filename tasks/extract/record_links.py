@@ -101,7 +101,10 @@ _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 
 # A document's own id as its file stem or title writes it: a series prefix and a number
 # ("rfc-0007-partitioned-log", "RFD 12 Edge cache", "INC-42: Brokers out of disk", "KEP-1234").
-_DOCUMENT_ID_RE = re.compile(r"^(?P<prefix>[A-Za-z]{2,8})[-_ ]?0*(?P<number>\d{1,6})(?![\w])")
+# The number may follow a "#" or a word that says it is one ("INC #42", "LLIS entry 0007", "RFC
+# no. 7"), and run long with its zeros, as ServiceNow numbers its records ("INC0048812").
+_NUMBER_AFTER = r"(?:[-_ ]?#[ ]?|[ ](?i:no\.|number|entry)[ ]|[-_ ]?)0*"
+_DOCUMENT_ID_RE = re.compile(r"^(?P<prefix>[A-Za-z]{2,8})" + _NUMBER_AFTER + r"(?P<number>\d{1,6})(?![\w])")
 
 
 # A document's id written in a sentence ("see ADR-0015", "as decided in ADR 12", "follows
@@ -109,7 +112,8 @@ _DOCUMENT_ID_RE = re.compile(r"^(?P<prefix>[A-Za-z]{2,8})[-_ ]?0*(?P<number>\d{1
 # path, a URL or a longer name ("/ADR-3", "us-EAST-1"), nor a version, a date or an id of more
 # parts ("TLS 1.3", "CVE-2021-44228").
 ID_MENTION_RE = re.compile(
-    r"(?<![\w/.#@=&?-])(?P<prefix>[A-Z]{2,8})[- ]?(?P<number>\d{1,6})(?![\w]|[.,:/-]\d)"
+    r"(?<![\w/.#@=&?-])(?P<prefix>[A-Z]{2,8})" + _NUMBER_AFTER.replace("_", "") + r"(?P<number>\d{1,6})"
+    r"(?![\w]|[.,:/-]\d)"
 )
 
 # A key of more parts written in a sentence ("(from COE-2024-02)", "INC-2025-0731"), as incident

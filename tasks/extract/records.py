@@ -25,7 +25,7 @@ from tasks.extract.decision_people import (
     unique,
 )
 from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, DecisionSubject, decision_subjects
-from tasks.extract.front_matter import key_lines
+from tasks.extract.front_matter import key_lines, meta_line
 from tasks.extract.genre_meta import sentence_status
 from tasks.extract.genres import (
     dated_entries,
@@ -233,7 +233,8 @@ def add_record_facts(
         result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
     result.observations += decision_parts(structure, record.decision, found, record.y_statement)
     result.observations += _stated_outcome(meta, structure, found)
-    result.record_links = _record_links(result, status, whole_superseded, structure.visible)
+    result.record_links = _record_links(result, status, whole_superseded,
+                                        [*_front_matter_status(meta, status), *structure.visible])
     _add_decision_subjects(result, found)
     _add_decision_people(result, found, structure, meta)
 
@@ -384,6 +385,18 @@ def _add_related(
     result.entities.append(EntityFact(target, explicit_type=True))
     result.relations.append(RelationFact(result.subject.ref, relation_type, target))
     result.entity_observations.append((target, observation))
+
+
+def _front_matter_status(meta: Mapping[str, Any], status: LineSpan | None) -> list[tuple[int, str]]:
+    """The front matter's status line as written, when the status was read from it (MADR's
+    `status: "superseded by [ADR-0005](0005-example.md)"`): the record it names, by link, id or
+    title, is the record's link, as a status line in the body's is."""
+    value = meta.get("status")
+    if not isinstance(value, str) or status is None:
+        return []
+    if status[1] != meta_line(meta, "status"):
+        return []  # the status was read from the body
+    return [(status[1], f"Status: {value}")]
 
 
 def _record_links(

@@ -67,15 +67,18 @@ def _is_stamp(line: str) -> bool:
                             or _STAMP_LINE_RE.match(line) is not None)
 
 
-def first_posted(lines: list[tuple[int, str]]) -> tuple[int, str] | None:
+def first_posted(lines: list[tuple[int, str]], *, least: int = 1) -> tuple[int, str] | None:
     """(line, stamp) of the first update the page posted: updates run newest first, so the last
-    Posted stamp in the page's order ("Posted Mar 03, 2026 - 12:58 UTC")."""
+    Posted stamp in the page's order ("Posted Mar 03, 2026 - 12:58 UTC"); None when the page
+    posts fewer than `least` stamps."""
     found = None
+    count = 0
     for number, line in lines:
         stamp = _POSTED_RE.search(line) if "Posted" in line else None  # a literal gate first
         if stamp:
             found = (number, stamp.group(0))
-    return found
+            count += 1
+    return found if count >= least else None
 
 
 def is_update_chrome(line: str) -> bool:

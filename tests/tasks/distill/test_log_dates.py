@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tasks.distill.date_spelling import spelling_day_first
 from tasks.distill.log_dates import settle_log_dates
 from tasks.extract import Extraction, SourceRef, extract_facts
 
@@ -84,3 +85,35 @@ def test_a_sign_post_record_is_dated_and_settled_by_its_log() -> None:
     evidence = _extract("adr/0014-f.md", "23/11/2021")
     settle_log_dates([numeric, evidence])
     assert _dates(numeric) == ["Date: 2021-11-05"]
+
+
+def _page(path: str, date: str, prose: str) -> Extraction:
+    text = f"# Service page {path}\n\nOwner: Billing team\nLast reviewed: {date}\n\n## Purpose\n\n{prose}\n"
+    return extract_facts(text, SourceRef(path, f"wiki/sources/{path}", f"raw/{path}", path))
+
+
+def test_a_page_no_date_settles_is_read_in_the_order_its_spelling_writes() -> None:
+    """Folders side by side that disagree settle nothing; then a page written in British
+    spelling (twice, nothing American) reads day-first, one in American spelling month-first,
+    with the text as written kept; a page that spells neither way, or both, stays as written."""
+    british = _page("docs/architecture/ledger.md", "11/08/2025",
+                    "The catalogue entry for the billing centre; costs are in £ per month.")
+    american = _page("docs/runbooks/ledger.md", "11/08/2025",
+                     "The catalog entry for the billing center and its color codes.")
+    neither = _page("docs/design/ledger.md", "11/08/2025", "Rates every bill; runs weekly.")
+    mixed = _page("docs/minutes/ledger.md", "11/08/2025", "The catalogue of the data center, and its colour.")
+    day_first = _document("docs/postmortems/a.md", "Related: [review of 14/06/2025](../pm/review.md)")
+    month_first = _document("docs/ops/b.md", "Related: [review of 06/14/2025](../pm/review.md)")
+    warnings = settle_log_dates([british, american, neither, mixed, day_first, month_first])
+    assert "Review date: 2025-08-11 (written \"11/08/2025\")" in _dates(british)
+    assert "Review date: 2025-11-08 (written \"11/08/2025\")" in _dates(american)
+    assert "Review date: 11/08/2025" in _dates(neither) and "Review date: 11/08/2025" in _dates(mixed)
+    assert sorted(w.split(":")[0] for w in warnings) == ["docs/design", "docs/minutes"]
+
+
+def test_words_that_only_look_like_a_spelling_say_nothing() -> None:
+    """"laboratory", "literal", "organism" and "analyses" are written alike on both sides."""
+    assert spelling_day_first(["The laboratory's literal analyses of an organism."]) is None
+    assert spelling_day_first(["We organised the programme."]) is True
+    assert spelling_day_first(["Our favorite color."]) is False
+    assert spelling_day_first(["One colour only."]) is None

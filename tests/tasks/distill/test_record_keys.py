@@ -170,3 +170,75 @@ def test_a_page_of_no_type_is_cited_as_what_its_title_or_the_links_text_calls_it
     assert relation_for_key(link("T88", "payments-refunds"), PAGE, howto, set()) == RELATES_TO
     report = entry("Incident report: checkout down", "document")
     assert relation_for_key(link("the report", "ir-7-checkout"), PAGE, report, set()) == REFERENCES_INCIDENT
+
+
+_LOG = ("# Payments — decision log\n\nOne row per decision.\n\n"
+        "| ID | Date | Decision | Owner | Status |\n|----|------|----------|-------|--------|\n"
+        "| PD-01 | 2025-03-14 | Card payments go through the Stripe gateway | Ana | Active |\n"
+        "| PD-02 | 2025-04-02 | Refunds are issued by the ledger service only | Ben | Active |\n"
+        "| PD-03 | 2025-05-20 | Settlement files are kept for seven years | Ana | Active |\n")
+_CITING = ("# Incident review: refunds paid twice\n\n**Date:** 2026-01-12\n\n## Summary\n\n"
+           "Refunds were paid twice for an hour; the ledger only path (PD-02) was bypassed.\n\n"
+           "## Root cause\n\nA retry loop in the refund worker.\n\n## Resolution\n\nWe removed the retry.\n")
+_REPLACING = ("# Settlement archive in cold storage\n\nStatus: Accepted\n\n## Summary\n\n"
+              "This proposal replaces PD-03 in the payments decision log: files move to cold storage "
+              "after two years.\n\n## Motivation\n\nStorage costs.\n")
+
+
+def test_a_page_citing_a_log_entry_by_its_key_cites_the_log(tmp_path: Path) -> None:
+    """A decision log kept as one table numbers its entries ("PD-02"): a page that cites an entry
+    by its key cites the decisions the log records; a page that replaces one entry relates to the
+    log and never supersedes it (the log's other decisions stand); the key is no alias of the log."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/decisions/payments-decision-log.md", _LOG)
+    store_source(root, "docs/postmortems/refunds-paid-twice.md", _CITING)
+    store_source(root, "docs/design/settlement-cold-storage.md", _REPLACING)
+    distill(root)
+    found = relations(root)
+    log = "Payments — decision log"
+    assert ("Incident review: refunds paid twice", REFERENCES_DECISION, log) in found, found
+    assert ("Settlement archive in cold storage", REFERENCES_DECISION, log) in found, found
+    assert not any(kind in {"supersedes", "replaces"} for _, kind, _ in found), found
+    registry = json.loads((root / "context/entity-registry.jsonc").read_text())
+    assert not any("PD-02" in e.get("aliases", []) for e in registry["entries"])
+
+
+def test_a_log_distilled_in_an_earlier_run_is_found_by_its_entry_keys(tmp_path: Path) -> None:
+    """The log's entry keys are kept in the distill state: a page distilled later finds it."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/decisions/payments-decision-log.md", _LOG)
+    distill(root)
+    state = json.loads((root / "context/distill-state.jsonc").read_text())
+    kept = [s for s in state["sources"] if s.get("entryKeys")]
+    assert [(s["entryEntity"], s["entryKeys"]) for s in kept] == [
+        ("Payments — decision log", ["PD-01", "PD-02", "PD-03"])]
+    store_source(root, "docs/postmortems/refunds-paid-twice.md", _CITING)
+    distill(root)
+    assert ("Incident review: refunds paid twice", REFERENCES_DECISION, "Payments — decision log") in relations(root)
+
+
+def test_a_key_written_with_a_word_before_its_number_cites_the_record_and_teaches_no_alias(
+        tmp_path: Path) -> None:
+    """"(LLIS entry 0007)" names the lessons entry filed as llis-0007; ServiceNow's "INC0048812"
+    the postmortem titled by it. The first spelling is no key of its own: no alias is learnt."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/postmortems/llis-0007-curtailment-overrun.md",
+                 "# Lessons learned: curtailment overrun\n\n**Incident date:** 2026-01-21\n\n## Summary\n\n"
+                 "A setpoint was typed 23 minutes late.\n\n## Root cause\n\nManual entry.\n\n"
+                 "## Resolution\n\nWe automated the setpoint.\n")
+    store_source(root, "docs/postmortems/inc0048812-duplicate-sms.md",
+                 "# INC0048812: duplicate SMS to patrons\n\n**Incident date:** 2026-02-03\n\n## Summary\n\n"
+                 "Patrons got two texts.\n\n## Root cause\n\nA retried job.\n\n## Resolution\n\nWe made it idempotent.\n")
+    store_source(root, "docs/design/auto-setpoints.md",
+                 "# Automatic setpoints\n\nStatus: Accepted\n\n## Summary\n\nThe bridge writes setpoints "
+                 "itself (after LLIS entry 0007, and the texts of INC0048812).\n\n## Motivation\n\nDelays.\n")
+    distill(root)
+    found = relations(root)
+    assert ("Automatic setpoints", REFERENCES_INCIDENT, "Lessons learned: curtailment overrun") in found, found
+    assert ("Automatic setpoints", REFERENCES_INCIDENT, "INC0048812: duplicate SMS to patrons") in found, found
+    registry = json.loads((root / "context/entity-registry.jsonc").read_text())
+    aliases = {alias for e in registry["entries"] for alias in e.get("aliases", [])}
+    assert not {"LLIS", "LLIS entry 0007", "LLIS entry"} & aliases, aliases

@@ -139,6 +139,22 @@ def test_madr_status_line_and_links_section() -> None:
     assert not result.record_superseded
 
 
+def test_madr_front_matter_status_superseded_by_a_link_links_the_record() -> None:
+    """MADR 3/4 keep the status in front matter, its template writing `superseded by
+    [ADR-0005](0005-example.md)`: the record is superseded by that record, on the status's line;
+    a status with no link there links nothing from it."""
+    text = ('---\nstatus: "superseded by [ADR-0019](0019-use-cockroach.md)"\ndate: 2024-05-06\n---\n'
+            "# Use PostgreSQL for the ledger\n\n## Context and Problem Statement\n\nWe need a store.\n\n"
+            '## Decision Outcome\n\nChosen option: "PostgreSQL", because we know it.\n')
+    result = facts(text, "adr/0012-use-postgresql.md")
+    assert result.record_superseded
+    assert [(k.relation_type, k.incoming, k.stem, k.line) for k in result.record_links] == [
+        ("supersedes", True, "0019-use-cockroach", 2)]
+    plain = text.replace("[ADR-0019](0019-use-cockroach.md)", "ADR-0019")
+    assert [(k.relation_type, k.incoming, k.stem) for k in facts(plain, "adr/0012-use-postgresql.md").record_links] \
+        == [("supersedes", True, None)]
+
+
 def test_partly_superseded_record_is_not_superseded_as_a_whole() -> None:
     text = (
         "# 3. Networking\n\n## Status\n\nPartly superseded\n\n## Context\n\nX.\n\n## Decision\n\n"

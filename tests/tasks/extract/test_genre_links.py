@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from tasks.extract.genre_links import _ANY_VERB_RE, states_link_verb
+from tasks.extract.genre_links import _ANY_VERB_RE, log_entry_keys, states_link_verb
+from tasks.extract.structure import Structure, scan
 
 
 def test_the_verbs_are_written_in_lower_case() -> None:
@@ -239,3 +240,121 @@ def test_a_path_from_the_docs_root_written_bare_is_a_cited_page() -> None:
     line = links_in_line("| 16/09/24 | Offline mode for all | design/kiosk-offline.md | Kofi |", 19,
                          own_stem="log", own_number=None, partial_default=False)
     assert [(link.stem, link.relation_type) for link in line] == [("kiosk-offline", "relates_to")]
+
+
+def _structure(text: str) -> Structure:
+    return scan(text.splitlines(), 1)
+
+
+def test_a_decision_logs_entry_keys_are_its_rows_first_cells_and_its_items_ids() -> None:
+    """The keys of a log's entries: a dated table with a Decision column, keyed in its first cell,
+    or a list whose items open with an id and a day; one keyed row, a table with no Decision
+    column, or a standard's name is no numbering."""
+    table = ("# Ops decision log\n\n| Key | Date | Decision |\n|---|---|---|\n"
+             "| **OPS-1** | 2025-01-02 | Use one region |\n| OPS-2 | 03/02/2025 | Keep logs 30 days |\n"
+             "| - | 2025-02-04 | Unkeyed row |\n")
+    assert log_entry_keys(_structure(table)) == ["OPS-1", "OPS-2"]
+    listed = "# Log\n\n- **BD-4** (2026-01-12) Seat holds move to the queue.\n- BD-5 — 3 June 2026: Drop Redis.\n"
+    assert log_entry_keys(_structure(listed)) == ["BD-4", "BD-5"]
+    one = "# Log\n\n| Key | Date | Decision |\n|---|---|---|\n| OPS-1 | 2025-01-02 | Use one region |\n"
+    assert log_entry_keys(_structure(one)) == []
+    tasks = "# Tasks\n\n| Key | Date | Owner |\n|---|---|---|\n| T-41 | 2025-01-02 | Ana |\n| T-42 | 2025-01-03 | Ben |\n"
+    assert log_entry_keys(_structure(tasks)) == []
+    standards = ("# Log\n\n| Ref | Date | Decision |\n|---|---|---|\n| TLS-1 | 2025-01-02 | a |\n"
+                 "| TLS-2 | 2025-01-03 | b |\n")
+    assert log_entry_keys(_structure(standards)) == []
+
+
+def test_a_link_to_a_part_of_a_page_replaces_that_part_not_the_page() -> None:
+    """`supersedes: ../decisions/ops-log.md#OPS-4` in front matter (or "replaces [OPS-4](..#ops-4)")
+    names the page and the entry of it that is replaced: a link to the page, no supersession of it;
+    a page superseded by a section of another is superseded by that page."""
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("---\ntitle: Cold storage\nsupersedes: ../decisions/ops-log.md#OPS-4\n---\n\n# Cold storage\n\n"
+            "## Summary\n\nThis replaces [OPS-5](../decisions/ops-log.md#ops-5) as well.\n\n"
+            "Superseded by [the archive design](../design/archive.md#retention).\n")
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "design/cold.md"))
+    assert {(link.relation_type, link.incoming, link.stem) for link in result.record_links} == {
+        ("relates_to", False, "ops-log"), ("supersedes", True, "archive")}
+
+
+def test_a_plain_text_rfcs_header_obsoletes_and_updates_by_number() -> None:
+    """An RFC written as plain text (IETF's layout) heads itself with two columns: "Obsoletes:
+    0017" then, far right, its author's team; the number is the record it replaces, "Updates:"
+    one it amends. "Updates:" that names no record (a channel, a rhythm) links nothing."""
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("Internal RFC: 0042                                        A. Lima\n"
+            "Obsoletes: 0017                                           Payments\n"
+            "Updates: 0031                                             March 2025\n"
+            "Category: Standards Track\n\n                  Payment Retry Protocol\n\nAbstract\n\n"
+            "   This document specifies how payment retries work.\n\nMotivation\n\n   Retries double charge.\n")
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "rfcs/0042-retry.md"))
+    assert {(link.relation_type, link.incoming, link.number) for link in result.record_links} == {
+        ("supersedes", False, 17), ("amends", False, 31)}
+    text = "# Release train\n\nOwner: Ana\nUpdates: weekly in the ops channel\n\n## Summary\n\nWe ship weekly.\n"
+    result = extract_facts(text, SourceRef("f" * 64, "wiki/sources/x.md", "raw/x.md", "notes/train.md"))
+    assert not [link for link in result.record_links if link.relation_type == "amends"]
+
+
+def test_a_numbered_page_linked_without_its_suffix_is_a_link_to_it() -> None:
+    """Docs sites link a numbered record without `.md` ("../adr/0007-use-kafka"); a path whose
+    last part is a number alone ("/pull/41", "/2024") names no page."""
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("# Event bus notes\n\nOwner: Ana\n\n## Summary\n\nThis page is replaced by "
+            "[Use Kafka](../adr/0007-use-kafka); see [the PR](/pull/41) and [2024](/2024).\n")
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "notes/bus.md"))
+    assert {(link.relation_type, link.incoming, link.stem, link.number, link.folder)
+            for link in result.record_links} == {("supersedes", True, "0007-use-kafka", 7, "adr")}
+
+
+def test_a_key_written_with_a_hash_a_word_or_a_tracker_s_zeros_is_a_mention() -> None:
+    """"INC #42", "RFC no. 7", "LLIS entry 0007" and ServiceNow's "INC0048812" name a record by
+    its key as "INC-42" does; a version ("TLS 1.3") or a key of more parts' tail does not."""
+    text = ("# Checkout errors\n\nOwner: Payments\n\n## What it means\n\nSeen in INC #42 and INC0048812, "
+            "decided in RFC no. 7 after LLIS entry 0007; TLS 1.3 only.\n")
+    assert _mentions(text) == {("INC #42", 42, "relates_to"), ("INC0048812", 48812, "relates_to"),
+                               ("RFC no. 7", 7, "relates_to"), ("LLIS entry 0007", 7, "relates_to")}
+
+
+def _typed_links(text: str, path: str) -> set[tuple[str, bool, str | None]]:
+    from tasks.extract import SourceRef, extract_facts
+
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", path))
+    return {(link.relation_type, link.incoming, link.stem) for link in result.record_links if not link.mention}
+
+
+def test_a_notice_that_the_page_is_out_of_use_points_to_its_replacement() -> None:
+    """"**Deprecated:** ... Use [X] instead", "Status: Obsolete, see [X]" or "This page is outdated.
+    The current design is in [X]" at a page's top: X supersedes the page. A link before the
+    pointer, a notice lower down or about something else than the page, relates only."""
+    runbook = ("# Broker disk runbook\n\n> **Deprecated:** this runbook is no longer maintained. "
+               "Use [the new runbook](../runbooks/disk-v2.md) instead.\n\n## Symptoms\n\nDisk over 85 %.\n\n"
+               "## Mitigation\n\nDelete old segments.\n")
+    assert _typed_links(runbook, "runbooks/disk.md") == {("supersedes", True, "disk-v2")}
+    design = ("# Payments API design\n\nStatus: Obsolete, see [Payments API v2](payments-v2.md)\n\n"
+              "## Summary\n\nA REST API.\n\n## Motivation\n\nPartners need it.\n")
+    assert _typed_links(design, "design/payments.md") == {("supersedes", True, "payments-v2")}
+    page = ("# Event bus overview\n\n⚠️ This page is outdated. The current design is described in "
+            "[Event bus v2](event-bus-v2.md).\n\n## Components\n\nProducers write events.\n")
+    assert _typed_links(page, "architecture/event-bus.md") == {("supersedes", True, "event-bus-v2")}
+    # the pointer after the link, a deprecated thing that is not the page: no supersession
+    why = ("# Payments API design\n\nStatus: Deprecated ([why](why.md)); see the FAQ.\n\n"
+           "## Summary\n\nThe v1 endpoint is deprecated; see [the migration guide](migrate.md).\n\n"
+           "## Motivation\n\nPartners need it.\n")
+    assert _typed_links(why, "design/payments.md") == {("relates_to", False, "why"),
+                                                       ("relates_to", False, "migrate")}
+
+
+def test_a_notice_is_the_pages_own_only_in_its_head_or_its_status_section() -> None:
+    """A log's entry under its heading ("### D-12 ..." then "**Status:** Superseded ... See [X]")
+    states the entry's status, not the page's; a Status section's "Obsolete, see [X]" is the page's."""
+    log = ("# Platform decision register\n\nOne entry per decision.\n\n### D-12 - Pilot a tape archive\n\n"
+           "**Status:** Superseded by D-16\n**Outcome:** A pilot. See [RCS-9](../proposals/rcs-0009-tape.md).\n\n"
+           "### D-13 - Rocky Linux\n\n**Status:** Done\n")
+    assert ("supersedes", True, "rcs-0009-tape") not in _typed_links(log, "minutes/register.md")
+    design = ("# Payments API design\n\n## Status\n\nObsolete, see [Payments API v2](payments-v2.md).\n\n"
+              "## Summary\n\nA REST API.\n\n## Motivation\n\nPartners need it.\n")
+    assert _typed_links(design, "design/payments.md") == {("supersedes", True, "payments-v2")}

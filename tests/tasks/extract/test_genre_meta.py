@@ -366,3 +366,18 @@ def test_an_rfc_first_pages_header_dates_the_document(date_line: str, expected: 
         assert dates == []
     else:
         assert dates and dates[0].split(": ", 1)[1].startswith(expected), dates
+
+
+def test_a_notice_label_at_a_pages_top_is_its_status() -> None:
+    """"> **Deprecated:** ...", GitHub's "> [!WARNING]" over "> Obsolete. See ...", "ARCHIVED:" open a
+    paragraph among the first lines: the page's status; the word inside a sentence ("archived
+    in SampleTrack"), or lower down the page, is none."""
+    runbook = ("# Broker disk runbook\n\n> **Deprecated:** this runbook is no longer maintained. Use "
+               "[the new runbook](disk-v2.md) instead.\n\n## Symptoms\n\nDisk over 85 %.\n\n## Mitigation\n\n"
+               "Delete old segments.\n")
+    assert _stated(_extract(runbook, "runbooks/disk.md"), "status") == ["Status: Deprecated"]
+    alert = "# Old sync\n\n> [!WARNING]\n> Obsolete. See [v2](v2.md) instead.\n\n## Summary\n\nSyncs nightly.\n"
+    assert _stated(_extract(alert, "notes/sync.md"), "status") == ["Status: Obsolete"]
+    sentence = ("# Data design\n\nFiles are\narchived in SampleTrack.\n\nArchived data stays.\n\n"
+                "## Summary\n\nWe keep data.\n")
+    assert _stated(_extract(sentence, "notes/data.md"), "status") == []

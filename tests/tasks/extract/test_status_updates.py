@@ -83,3 +83,15 @@ def test_the_state_its_updates_leave_an_incident_in_is_its_status() -> None:
     assert update_status(_structure("# Notes\n\n**Resolved** - the budget is approved.\n")) is None
     result = extract_facts(ended, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "status/slow-orders.md"))
     assert [o.text for o in result.observations if o.kind == "status"] == ['Status: resolved (written "Resolved")']
+
+
+def test_an_incident_that_ran_past_midnight_is_dated_by_its_first_update() -> None:
+    """Updates run newest first: the day an incident began is its last stamp's (Investigating,
+    23:41 on 3 March), not the Resolved stamp that opens the page (01:10 on 4 March)."""
+    page = ("# Delayed webhook deliveries\n\n**Resolved** - Webhooks are delivered on time.\n"
+            "Posted Mar 04, 2025 - 01:10 UTC\n\n**Identified** - A queue consumer was stuck.\n"
+            "Posted Mar 03, 2025 - 23:58 UTC\n\n**Investigating** - Webhooks are delayed.\n"
+            "Posted Mar 03, 2025 - 23:41 UTC\n")
+    result = extract_facts(page, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "status/webhooks.md"))
+    dates = [o.text for o in result.observations if o.kind == "date"]
+    assert dates == ['Incident date: 2025-03-03 (written "Posted Mar 03, 2025 - 23:41 UTC")'], dates
