@@ -591,10 +591,27 @@ _MITIGATION_COLUMNS = frozenset({"mitigation", "mitigations", "countermeasure", 
                                  "measure", "measures", "response", "action"})
 
 
+def risk_sections(structure: Structure) -> list[Section]:
+    """The sections of risks: a template's ("Risks and Mitigations"), else any heading that
+    names them, whatever it adds ("Open risks", "Known risks", "Q5. What are the risks?",
+    "Risks / open questions"); not the title."""
+    named = find_sections(structure, _RISK_SECTIONS)
+    headed = structure.sections[1:]
+    if headed and headed[0].level == 1:
+        headed = headed[1:]  # the title ("# Risks of the move to Kafka" is the page's name)
+    return named + [section for section in headed if section not in named
+                    and _RISK_WORD_RE.search(section_key(structure.title(section)))]
+
+
+# The word a heading of risks holds ("risk-free" and "risky" name none).
+_RISK_WORD_RE = re.compile(r"(?<![\w-])risks?(?![\w-])")
+
+
 def risk_items(structure: Structure) -> list[ObservationFact]:
     """Each risk of a risk section (the KEP template's "Risks and Mitigations", arc42's "Risks
-    and Technical Debt"), and what mitigates it where the item or the table says so."""
-    for section in find_sections(structure, _RISK_SECTIONS):
+    and Technical Debt", any heading that names risks), and what mitigates it where the item
+    or the table says so."""
+    for section in risk_sections(structure):
         own = structure.lines(section)
         facts: list[ObservationFact] = []
         for header, rows in _tables(own)[:1]:
@@ -620,6 +637,16 @@ def risk_items(structure: Structure) -> list[ObservationFact]:
         if facts:
             return facts
     return []
+
+
+def record_risks(structure: Structure, said: list[ObservationFact]) -> list[ObservationFact]:
+    """A decision record's risks and their mitigations (its "Risks" section, a one-pager's "What
+    are the risks?"), none of their lines read before."""
+    if not any(_RISK_WORD_RE.search(section_key(structure.title(s))) for s in structure.sections[1:]):
+        return []  # (a literal test of the headings before the sections are read)
+    held = {n for fact in said for n in range(fact.line_start, fact.line_end + 1)}
+    return [fact for fact in risk_items(structure)
+            if not held & set(range(fact.line_start, fact.line_end + 1))]
 
 
 # A sentence that goes on telling the risk rather than answering it ("... may cause the API server

@@ -1,0 +1,140 @@
+"""Conclusions read by what a heading names and what a sentence states, whatever the template
+(conc64a): a section whose heading names risks ("Open risks", "Q4. What are the risks?",
+"Risks / open stuff") gives each risk, and the rule or mitigation its item adds, in a design
+page, an architecture page, a decision record and a page of no genre; a rule stated inside a
+decision record's chosen paragraph; a rule a system enforces, told as what it does ("refuses a
+key it has already written", "fails the plan if ...", "only enrols ...")."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+from tasks.extract.genre_parts import risk_items, risk_sections
+from tasks.extract.structure import scan
+
+ARCHITECTURE_OPEN_RISKS = """# Parcel tracking platform
+
+The platform tells customers where their parcel is, from depot scans to the doorstep.
+
+## Components
+
+- **Scanhub** receives depot scans over MQTT.
+- **Trackview** serves the tracking page.
+
+## Open risks
+
+- The depot MQTT broker is a single node in one rack.
+- Trackview still renders on the server, so a traffic spike slows every page.
+"""
+
+ONE_PAGER_RISKS = """# DR-4: Weekly settlement run for couriers
+
+Status: Accepted
+
+## Context
+
+Couriers are paid monthly and ask for weekly pay.
+
+## Decision
+
+We will pay couriers every Friday from the settlement service. Payouts must never exceed the
+balance confirmed by the depot scans. The run starts at 06:00.
+
+## Q4. What are the risks?
+
+- Friday bank holidays move the run; finance must be told a week ahead.
+- Depot scans can arrive late on Thursday nights.
+"""
+
+PLAIN_RISKS = """# Courier tips in the app
+
+Customers can add a tip after delivery, paid to the courier with the weekly settlement.
+
+## How it works (proposed)
+
+The tip service stores one tip per delivery. The payout generator refuses a tip it has
+already paid. Tips over 20 pounds are held for a check.
+
+## Risks / open stuff
+
+- Card refunds after a tip: the courier keeps the tip; finance will absorb the cost.
+- Payment data is sensitive; keep it in the tip service only, never copy it to the warehouse.
+- TBD: who answers courier questions about tips.
+"""
+
+PLAIN_TOOL = """# depot-gateway Terraform module
+
+Creates the gateway VM, its disk and its firewall rules for one depot.
+
+## Time source
+
+Each gateway reads time from the depot's GPS clock. The module fails the plan if
+`gps_clock_address` is empty for any depot.
+
+## Sync
+
+The sync agent only uploads scans whose depot code is registered. If the backend rejects a
+file, the agent moves it to the `failed/` folder and retries at night.
+"""
+
+
+def _line(text: str, words: str) -> int:
+    return next(number for number, line in enumerate(text.splitlines(), 1) if words in line)
+
+
+def _said(text: str, path: str) -> set[tuple[str, int]]:
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", path))
+    return {(o.text, o.line_start) for o in result.observations}
+
+
+def test_each_item_under_a_heading_that_names_risks_is_a_risk() -> None:
+    said = _said(ARCHITECTURE_OPEN_RISKS, "docs/architecture/parcel-tracking.md")
+    assert ("Risk: The depot MQTT broker is a single node in one rack.", _line(ARCHITECTURE_OPEN_RISKS, "MQTT broker is")) in said
+    assert ("Risk: Trackview still renders on the server, so a traffic spike slows every page.",
+            _line(ARCHITECTURE_OPEN_RISKS, "Trackview still")) in said
+
+
+def test_the_genre_readers_find_risk_sections_by_the_word_not_by_one_template_s_heading() -> None:
+    text = ONE_PAGER_RISKS.replace("## Q4. What are the risks?", "## Known risks and open questions")
+    structure = scan(text.splitlines(), 1)
+    titles = [structure.title(section) for section in risk_sections(structure)]
+    assert titles == ["Known risks and open questions"]
+    risks = [fact.text for fact in risk_items(structure)]
+    assert risks[1] == "Risk: Depot scans can arrive late on Thursday nights."
+    # "risky" and "risk-free" name no section of risks
+    calm = scan(text.replace("Known risks and open questions", "Risk-free rollout").splitlines(), 1)
+    assert risk_sections(calm) == []
+
+
+def test_a_decision_record_s_risks_and_a_rule_stated_inside_its_chosen_paragraph() -> None:
+    said = _said(ONE_PAGER_RISKS, "docs/decisions/DR-4-weekly-settlement.md")
+    assert any(text.startswith("Risk: Friday bank holidays move the run") for text, _ in said)
+    assert ("Risk: Depot scans can arrive late on Thursday nights.", _line(ONE_PAGER_RISKS, "Depot scans can")) in said
+    # the rule, on its own lines, beside the decision that holds it
+    assert ("Constraint: Payouts must never exceed the balance confirmed by the depot scans.",
+            _line(ONE_PAGER_RISKS, "Payouts must")) in said
+    assert any(text.startswith("Decision: We will pay couriers every Friday") for text, _ in said)
+    # the sentence that states the choice is not kept again as a rule
+    assert not any(text.startswith("Constraint: We will pay couriers") for text, _ in said)
+
+
+def test_a_plain_page_s_risk_items_give_the_risk_and_the_rule_or_mitigation_they_add() -> None:
+    said = _said(PLAIN_RISKS, "docs/design/courier-tips.md")
+    refunds, sensitive = _line(PLAIN_RISKS, "Card refunds"), _line(PLAIN_RISKS, "Payment data")
+    assert ("Risk: Card refunds after a tip: the courier keeps the tip", refunds) in said
+    assert ("Mitigation: finance will absorb the cost.", refunds) in said
+    assert ("Risk: Payment data is sensitive", sensitive) in said
+    assert ("Constraint: keep it in the tip service only, never copy it to the warehouse.", sensitive) in said
+    assert not any("who answers courier questions" in text for text, _ in said)  # still open, no risk
+
+
+def test_a_rule_a_system_enforces_told_as_what_it_does_is_a_constraint() -> None:
+    said = _said(PLAIN_RISKS, "docs/design/courier-tips.md")
+    assert ("Constraint: The payout generator refuses a tip it has already paid.",
+            _line(PLAIN_RISKS, "payout generator")) in said
+    said = _said(PLAIN_TOOL, "modules/depot-gateway/README.md")
+    assert ("Constraint: The module fails the plan if `gps_clock_address` is empty for any depot.",
+            _line(PLAIN_TOOL, "The module fails")) in said
+    assert ("Constraint: The sync agent only uploads scans whose depot code is registered.",
+            _line(PLAIN_TOOL, "only uploads")) in said
+    # what happens when the other side refuses is no rule of this one
+    assert not any(text.startswith("Constraint: If the backend rejects") for text, _ in said)
