@@ -37,6 +37,7 @@ from tasks.extract.genre_parts import (
     faq_answer_lines,
     figure_rows,
     items_apart,
+    options_not_chosen,
     out_of_scope_sentences,
     proposal_parts,
     rejected_sentences,
@@ -660,6 +661,8 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
             for n in range(fact.line_start, fact.line_end + 1)}
     read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
+    read |= {f.line_start for f in facts if f.text.startswith("Rejected: ")}
+    facts += [fact for fact in options_not_chosen(structure, design) if fact.line_start not in read]
     answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
     facts += [fact for fact in map(_answered, stated) if fact.line_start in answers

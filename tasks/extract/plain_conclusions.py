@@ -545,7 +545,7 @@ def _statements(
             lead = said if said.endswith(":") else None
             continue
         if first.startswith("|"):
-            yield from _row_statements(block)
+            yield from _row_statements(block, role)
             lead = None
             continue
         entries, term = _entries(block)
@@ -827,9 +827,12 @@ def _useful(text: str) -> bool:
     return len(replace_code_spans(text).split()) >= MIN_WORDS
 
 
-def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpan, bool]]:
+def _row_statements(block: list[tuple[int, str]], role: str | None = None
+                    ) -> Iterator[tuple[str, LineSpan, bool]]:
     """A table's rows: the cell of its Decision column a decision, of its Mitigation column a
-    mitigation, a requirement row's text (`FR-3`, `NFR-2`) a constraint."""
+    mitigation, a requirement row's text (`FR-3`, `NFR-2`) a constraint; under a heading that
+    says what its section holds ("Non-functional requirements", "Constraints"), each row's
+    statement (the column its header names so, else the one that says the most) is of that kind."""
     rows = [(n, [plain_text(cell) for cell in table_cells(line)]) for n, line in block]
     if len(rows) < 3:
         return
@@ -851,6 +854,29 @@ def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpa
             text = max(cells[1:], key=len, default="")
             if _useful(text):
                 yield "Constraint", (shorten(text), number, number), False
+                continue
+        if not columns and role == "constraint":
+            said = _rule_row(header, cells)
+            if _useful(said) and len(_WORD_RE.findall(said)) >= 3:  # not `| hashicorp/aws | ~> 5.0 |`
+                yield "Constraint", (shorten(said), number, number), True
+
+
+# The header words of the column that states a rule table's rule.
+_RULE_COLUMNS = frozenset({"requirement", "requirements", "constraint", "constraints", "rule", "rules",
+                           "description", "statement", "policy", "principle"})
+_WORD_RE = re.compile(r"(?<![\w/.-])[A-Za-z]{2,}(?![\w/.-])")
+_ROW_ID_RE = re.compile(r"^(?:#|[A-Z]{0,6}-?\d{1,4}[a-z]?\.?|[A-Z]{1,6}-\d{1,4})$")
+
+
+def _rule_row(header: list[str], cells: list[str]) -> str:
+    """A row of a table of rules (under "Requirements", "Non-functional", "Constraints"): the
+    cell of the column its header names the rule, else the row's cells but its number ("R3")
+    read together ("Read a player's entitlements — p99 under 50 ms")."""
+    named = next((i for i, cell in enumerate(header) if cell in _RULE_COLUMNS), None)
+    if named is not None:
+        return cells[named] if named < len(cells) else ""
+    return " — ".join(cell for index, cell in enumerate(cells)
+                      if cell and not (index == 0 and _ROW_ID_RE.match(cell)))
 
 
 _COLUMN_LABELS = {"decision": "Decision", "outcome": "Decision", "chosen": "Decision",

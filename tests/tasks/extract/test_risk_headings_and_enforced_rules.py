@@ -138,3 +138,82 @@ def test_a_rule_a_system_enforces_told_as_what_it_does_is_a_constraint() -> None
             _line(PLAIN_TOOL, "only uploads")) in said
     # what happens when the other side refuses is no rule of this one
     assert not any(text.startswith("Constraint: If the backend rejects") for text, _ in said)
+
+
+REQUIREMENTS_TABLE = """# Carrier route exports
+
+Carriers get their routes from the planner instead of by e-mail.
+
+## Non-functional requirements
+
+| ID | Requirement | Priority |
+|---|---|---|
+| NF1 | An export holds only the parcels of its own carrier | Must |
+| NF2 | Exports are ready by 05:30 every working day | Must |
+
+## Provider requirements
+
+| Name | Version |
+|---|---|
+| hashicorp/aws | ~> 5.0 |
+| hashicorp/random | ~> 3.6 |
+
+## Service levels
+
+| Measure | Objective |
+|---|---|
+| Export ready before the first van leaves | 99.5% of days |
+"""
+
+OPTIONS_TABLE = """# RFC: Route planning solver
+
+Status: In review
+
+## Summary
+
+Plan delivery routes with a constraint solver instead of by hand.
+
+## Motivation
+
+Planners spend two hours every morning fitting parcels to vans.
+
+## Options
+
+| Option | Notes |
+|---|---|
+| Tune the spreadsheet macros | tried in 2024; saved ten minutes a day |
+| Google OR-Tools routing | open source, Python bindings |
+| Buy a planning suite | licence per van, eight months to deploy |
+
+## Proposal
+
+Build a `route-solver` service in Python around OR-Tools routing, fed by the depot system.
+
+## Drawbacks
+
+The team has to learn the solver's modelling language.
+"""
+
+
+def test_each_row_of_a_table_of_rules_is_a_constraint_read_by_its_header() -> None:
+    said = _said(REQUIREMENTS_TABLE, "docs/prd-route-exports.md")
+    assert ("Constraint: An export holds only the parcels of its own carrier",
+            _line(REQUIREMENTS_TABLE, "NF1")) in said
+    assert ("Constraint: Exports are ready by 05:30 every working day", _line(REQUIREMENTS_TABLE, "NF2")) in said
+    # no column says it: the row read whole
+    assert ("Constraint: Export ready before the first van leaves — 99.5% of days",
+            _line(REQUIREMENTS_TABLE, "first van")) in said
+    # a row of names and versions states no rule in words
+    assert not any("hashicorp" in text for text, _ in said)
+
+
+def test_the_rows_of_an_options_table_the_design_does_not_name_are_rejected() -> None:
+    said = _said(OPTIONS_TABLE, "docs/rfcs/route-solver.md")
+    assert ("Rejected: Tune the spreadsheet macros: tried in 2024; saved ten minutes a day",
+            _line(OPTIONS_TABLE, "spreadsheet")) in said
+    assert ("Rejected: Buy a planning suite: licence per van, eight months to deploy",
+            _line(OPTIONS_TABLE, "planning suite")) in said
+    assert not any(text.startswith("Rejected: Google OR-Tools") for text, _ in said)  # the one chosen
+    # a design that names none of them tells no choice: no row is read
+    vague = OPTIONS_TABLE.replace("around OR-Tools routing", "around a solver")
+    assert not any(text.startswith("Rejected: ") for text, _ in _said(vague, "docs/rfcs/route-solver.md"))
