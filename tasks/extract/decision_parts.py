@@ -319,7 +319,19 @@ def _rationale(structure: Structure, decision: Section | None) -> list[LineSpan]
     for section in dict.fromkeys([*find_sections(structure, _RATIONALE_SECTIONS), *asked]):
         spans += _paragraphs(structure, structure.lines(section))
     return spans + [span for span in _drivers(structure)
-                    if not _RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
+                    if not _RULE_RE.search(span[0]) and len(span[0].split()) >= 5] + _forces(structure)
+
+
+def _forces(structure: Structure) -> list[LineSpan]:
+    """The first paragraphs of the Context (the problem the decision answers, as a proposal's
+    Motivation states it): why the decision was needed."""
+    return [span for section in find_sections(structure, _CONTEXT_SECTIONS)[:1]
+            for span in section_paragraphs(structure, structure.lines(section), _CONTEXT_PARAGRAPHS)
+            # (a line that leads in to a list, "The options we looked at:", is no reason, nor its list)
+            if len(span[0].split()) >= 5 and not structure.by_number.get(span[1], "").rstrip().endswith(":")]
+
+
+_CONTEXT_PARAGRAPHS = 3
 
 
 def _because(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:

@@ -217,3 +217,44 @@ def test_the_rows_of_an_options_table_the_design_does_not_name_are_rejected() ->
     # a design that names none of them tells no choice: no row is read
     vague = OPTIONS_TABLE.replace("around OR-Tools routing", "around a solver")
     assert not any(text.startswith("Rejected: ") for text, _ in _said(vague, "docs/rfcs/route-solver.md"))
+
+
+RECORD_CONTEXT = """# 4. Queue depot scans before the planner
+
+Date: 2026-02-11
+
+## Status
+
+Accepted
+
+## Context
+
+Depot scanners post straight to the planner today, and every planner restart loses the scans
+sent while it is down.
+
+Last winter two restarts during the morning peak lost 1,900 scans.
+
+The options we looked at:
+
+- a queue in front of the planner
+- retries in the scanner firmware
+
+## Decision
+
+We will put an SQS queue between the scanners and the planner.
+
+## Consequences
+
+Scans reach the planner up to a minute later.
+"""
+
+
+def test_a_decision_record_s_context_paragraphs_say_why_it_was_needed() -> None:
+    said = _said(RECORD_CONTEXT, "docs/adr/0004-queue-depot-scans.md")
+    assert ("Rationale: Depot scanners post straight to the planner today, and every planner restart "
+            "loses the scans sent while it is down.", _line(RECORD_CONTEXT, "Depot scanners post")) in said
+    assert ("Rationale: Last winter two restarts during the morning peak lost 1,900 scans.",
+            _line(RECORD_CONTEXT, "Last winter")) in said
+    # a line that leads in to the options is no reason (nor are the options)
+    assert not any(text.startswith("Rationale: The options we looked at") for text, _ in said)
+    assert any(text.startswith("Decision: We will put an SQS queue") for text, _ in said)
