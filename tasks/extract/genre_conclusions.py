@@ -278,7 +278,8 @@ _DESIGN_DECISION_SECTIONS = frozenset({"decisions", "decision", "key decisions",
 _DECISION_LINE_RE = re.compile(
     # a log's entry may open with its day ("- **2026-02-17 — decided:** litho goes back to ...")
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:" + DAY_PATTERN + r"[ \t,—–-]{1,4})?"
-    r"(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?"
+    # its number or key ("Decision 3:", "Decision #3:", "Decision D-25-31:", "Resolution 2024-07:")
+    r"(?:(?:decision|resolution)(?:\s+(?:no\.?\s*|\#)?(?:\d{1,4}(?:[-./]\d{1,3})?|[a-z]{1,5}-?\d[\w.-]{0,10}))?"
     # where it was decided ("Decision at the ops review: ...", "Decision from the CAB: ...")
     r"|decision\s+(?:at|in|from)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}?|decided|resolved"
     r"|consensus|agreed|outcome|conclusion)"

@@ -258,3 +258,36 @@ def test_a_decision_record_s_context_paragraphs_say_why_it_was_needed() -> None:
     # a line that leads in to the options is no reason (nor are the options)
     assert not any(text.startswith("Rationale: The options we looked at") for text, _ in said)
     assert any(text.startswith("Decision: We will put an SQS queue") for text, _ in said)
+
+
+KEYED_DECISIONS = """# Depot systems review — 2026-03-03
+
+Attendees: Ana, Ben, Chen
+
+## Agenda
+
+1. Scanner queue
+2. Label printers
+
+## Scanner queue
+
+Ben showed the lost-scan figures from the winter.
+
+**Decision D-26-04:** Scans go through an SQS queue from April; the planner reads the queue only.
+
+## Label printers
+
+Decision #5: The old label printers stay until the lease ends in June.
+
+## Action items
+
+- Ben to order the queue's alarms.
+"""
+
+
+def test_a_minute_s_decision_labelled_with_its_key_is_a_decision() -> None:
+    said = _said(KEYED_DECISIONS, "docs/minutes/2026-03-03-depot-systems-review.md")
+    assert ("Decision: Scans go through an SQS queue from April; the planner reads the queue only.",
+            _line(KEYED_DECISIONS, "D-26-04")) in said
+    assert ("Decision: The old label printers stay until the lease ends in June.",
+            _line(KEYED_DECISIONS, "#5")) in said
