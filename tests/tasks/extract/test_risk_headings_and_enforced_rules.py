@@ -291,3 +291,40 @@ def test_a_minute_s_decision_labelled_with_its_key_is_a_decision() -> None:
             _line(KEYED_DECISIONS, "D-26-04")) in said
     assert ("Decision: The old label printers stay until the lease ends in June.",
             _line(KEYED_DECISIONS, "#5")) in said
+
+
+LONG_SUMMARY = """# RFC 12: One scan queue for every depot
+
+Status: Accepted
+
+## Summary
+
+Every depot scanner posts its scans to one SQS queue, and the planner reads them from the queue
+instead of taking them over HTTP. The queue keeps a scan for four days, so a planner restart or a
+deploy no longer loses the scans sent while it is down. Each scan carries the depot's code and the
+scanner's serial number, and the planner drops a scan it has already seen by its scan ID. Depots
+on the old firmware keep posting over HTTP to a small relay that puts their scans on the same
+queue. The relay is retired once the last depot has the new firmware, planned for September. The
+planner team owns the queue, its alarms and the relay. Nothing else reads the queue.
+
+## Motivation
+
+Two restarts in the winter peak lost 1,900 scans.
+
+## Drawbacks
+
+Scans reach the planner up to a minute later.
+"""
+
+
+def test_a_long_summary_cut_short_is_kept_whole_in_pieces_with_their_own_lines() -> None:
+    said = _said(LONG_SUMMARY, "docs/rfcs/0012-one-scan-queue.md")
+    summaries = sorted((line, text) for text, line in said if text.startswith("Summary: "))
+    assert summaries[0][1].startswith("Summary: Every depot scanner posts its scans to one SQS queue")
+    assert summaries[0][1].endswith(" […]")
+    # what the cut left out, after it: the relay's retirement and who owns the queue
+    rest = " ".join(text for _, text in summaries[1:])
+    assert "The planner team owns the queue, its alarms and the relay." in rest
+    assert "Nothing else reads the queue." in rest
+    assert all(line > summaries[0][0] for line, _ in summaries[1:])
+    assert all(len(text) <= 480 for _, text in summaries)
