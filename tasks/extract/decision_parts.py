@@ -110,7 +110,7 @@ def decision_parts(structure: Structure, decision: Section | None, chosen: LineS
     facts = [
         *_further_choices(structure, decision, chosen),
         *_capped("Consequence", _consequences(structure)),
-        *_capped("Constraint", _rules(structure)),
+        *_capped("Constraint", _rules(structure, decision)),
         *_capped("Rationale", _rationale(structure, decision)),
         *_capped("Rejected", _rejected(structure, decision)),
     ]
@@ -120,8 +120,10 @@ def decision_parts(structure: Structure, decision: Section | None, chosen: LineS
     # not kept again as the rationale
     said = {(fact.line_start, fact.text.split(": ", 1)[1]) for fact in facts
             if not fact.text.startswith("Rationale: ")}
-    return [fact for fact in facts if not _PLACEHOLDER_RE.search(fact.text) and _is_statement(fact)
-            and not (fact.text.startswith("Rationale: ") and (fact.line_start, fact.text[11:]) in said)]
+    kept = {(fact.text, fact.line_start): fact for fact in facts  # (a rule of a further choice is told once)
+            if not _PLACEHOLDER_RE.search(fact.text) and _is_statement(fact)
+            and not (fact.text.startswith("Rationale: ") and (fact.line_start, fact.text[11:]) in said)}
+    return list(kept.values())
 
 
 def _is_statement(fact: ObservationFact) -> bool:
@@ -243,24 +245,30 @@ def _labelled_consequences(structure: Structure) -> list[LineSpan]:
     return spans
 
 
-def _rules(structure: Structure) -> list[LineSpan]:
+def _rules(structure: Structure, decision: Section | None) -> list[LineSpan]:
     """A Constraints section's items, and the forces and drivers stated as rules."""
     spans = [span for section in find_sections(structure, _RULE_SECTIONS)
              for span in _paragraphs(structure, structure.lines(section))]
     return (spans + [span for span in _drivers(structure) if _RULE_RE.search(span[0])] + _needs(structure)
-            + _told_rules(structure))
+            + _told_rules(structure, decision))
 
 
-def _told_rules(structure: Structure) -> list[LineSpan]:
-    """Each sentence of the Context or the Consequences that states a rule in the strong words
-    ("Operators must complete a port-in within one working day", "Biostatistics must sign an
-    extension list before the old one runs out"): the forces and what the decision binds."""
+def _told_rules(structure: Structure, decision: Section | None) -> list[LineSpan]:
+    """Each sentence of the Context, the Decision or the Consequences that states a rule in the
+    strong words ("Operators must complete a port-in within one working day", "Biostatistics
+    must sign an extension list before the old one runs out", "Nothing may write to the ledger
+    but the billing service"): the forces, and what the decision binds (a rule stated inside the
+    decision's own paragraph as well as after it)."""
     spans: list[LineSpan] = []
-    for section in find_sections(structure, _CONTEXT_SECTIONS | _CONSEQUENCE_SECTIONS):
+    sections = find_sections(structure, _CONTEXT_SECTIONS | _CONSEQUENCE_SECTIONS)
+    for section in sections + ([decision] if decision is not None and decision not in sections else []):
         lines = structure.lines(section)
         if any(_STRONG_RULE_RE.search(line) for _, line in lines):  # (a literal gate before the split)
+            # (the sentence that states the choice is the decision: "we decided for X, to achieve
+            # Y, accepting that Z must ..." is no rule of it)
             spans += [span for span in _sentences(structure, lines)
-                      if _STRONG_RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
+                      if _STRONG_RULE_RE.search(span[0]) and len(span[0].split()) >= 5
+                      and not (section is decision and CHOICE_RE.search(span[0]))]
     return spans
 
 
@@ -311,7 +319,19 @@ def _rationale(structure: Structure, decision: Section | None) -> list[LineSpan]
     for section in dict.fromkeys([*find_sections(structure, _RATIONALE_SECTIONS), *asked]):
         spans += _paragraphs(structure, structure.lines(section))
     return spans + [span for span in _drivers(structure)
-                    if not _RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
+                    if not _RULE_RE.search(span[0]) and len(span[0].split()) >= 5] + _forces(structure)
+
+
+def _forces(structure: Structure) -> list[LineSpan]:
+    """The first paragraphs of the Context (the problem the decision answers, as a proposal's
+    Motivation states it): why the decision was needed."""
+    return [span for section in find_sections(structure, _CONTEXT_SECTIONS)[:1]
+            for span in section_paragraphs(structure, structure.lines(section), _CONTEXT_PARAGRAPHS)
+            # (a line that leads in to a list, "The options we looked at:", is no reason, nor its list)
+            if len(span[0].split()) >= 5 and not structure.by_number.get(span[1], "").rstrip().endswith(":")]
+
+
+_CONTEXT_PARAGRAPHS = 3
 
 
 def _because(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:

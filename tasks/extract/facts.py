@@ -12,6 +12,7 @@ from tasks.extract.genre_facts import (
     genre_subject,
 )
 from tasks.extract.genre_links import log_entry_keys
+from tasks.extract.genre_parts import record_risks
 from tasks.extract.genre_subjects import DECISION_RECORD, add_genre_subjects, notes_named_by_day
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
@@ -41,6 +42,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     if result.is_decision_record:
         add_record_facts(result, record, structure, meta)
         result.observations += section_action_items(structure)  # a DACI page's "Action items"
+        result.observations += record_risks(structure, result.observations)  # its "Risks" section
     elif genre is not None:
         add_genre_facts(result, genre, structure, meta, fields)
         add_plain_conclusions(result, structure, whole=False)  # the sections no genre reader claimed

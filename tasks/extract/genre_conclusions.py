@@ -37,6 +37,7 @@ from tasks.extract.genre_parts import (
     faq_answer_lines,
     figure_rows,
     items_apart,
+    options_not_chosen,
     out_of_scope_sentences,
     proposal_parts,
     rejected_sentences,
@@ -108,7 +109,7 @@ from tasks.extract.incident_prose import (
     timeline_repairs,
     trigger_sentence,
 )
-from tasks.extract.model import CUT_MARK, LineSpan, ObservationFact
+from tasks.extract.model import CUT_MARK, MAX_OBSERVATION_CHARS, LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
@@ -277,7 +278,8 @@ _DESIGN_DECISION_SECTIONS = frozenset({"decisions", "decision", "key decisions",
 _DECISION_LINE_RE = re.compile(
     # a log's entry may open with its day ("- **2026-02-17 — decided:** litho goes back to ...")
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:" + DAY_PATTERN + r"[ \t,—–-]{1,4})?"
-    r"(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?"
+    # its number or key ("Decision 3:", "Decision #3:", "Decision D-25-31:", "Resolution 2024-07:")
+    r"(?:(?:decision|resolution)(?:\s+(?:no\.?\s*|\#)?(?:\d{1,4}(?:[-./]\d{1,3})?|[a-z]{1,5}-?\d[\w.-]{0,10}))?"
     # where it was decided ("Decision at the ops review: ...", "Decision from the CAB: ...")
     r"|decision\s+(?:at|in|from)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}?|decided|resolved"
     r"|consensus|agreed|outcome|conclusion)"
@@ -490,6 +492,42 @@ def _led_table(structure: Structure, paragraph: LineSpan) -> list[LineSpan]:
     return table_rows(table)[:_MAX_STEPS]
 
 
+def _cut_rest(structure: Structure, facts: list[ObservationFact], labels: tuple[str, ...]
+              ) -> list[ObservationFact]:
+    """The sentences of a kept paragraph that its observation cut short ("... [...]": a summary
+    of eight sentences), kept after it under the same label, each piece within the observation's
+    size and with its own lines: a long paragraph is remembered whole, not its opening alone."""
+    found: list[ObservationFact] = []
+    for fact in facts:
+        label = fact.text.split(": ", 1)[0]
+        if label not in labels or not fact.text.endswith(CUT_MARK):
+            continue
+        kept = " ".join(plain_text(fact.text[len(label) + 2 : -len(CUT_MARK)]).split())
+        numbers = [n for n in range(fact.line_start, fact.line_end + 1) if n not in structure.heading_lines]
+        lines = clean_lines([(n, structure.by_number.get(n, "")) for n in numbers])
+        told = [(" ".join(plain_text(text).split()), first, last)
+                for text, first, last in sentences([(n, line.strip()) for n, line in lines])]
+        rest = [span for span in told if span[0] and span[0] not in kept]
+        piece: list[LineSpan] = []
+        room = MAX_OBSERVATION_CHARS - len(label) - 2
+        for span in rest:
+            if piece and len(" ".join(text for text, _, _ in [*piece, span])) > room:
+                found.append(_piece(label, piece))
+                piece = []
+            piece.append(span)
+        if piece:
+            found.append(_piece(label, piece))
+    return found[:_MAX_PIECES]
+
+
+_MAX_PIECES = 4
+
+
+def _piece(label: str, spans: list[LineSpan]) -> ObservationFact:
+    text = shorten(" ".join(text for text, _, _ in spans))
+    return _fact(label, (text, spans[0][1], spans[-1][2]), "detail")
+
+
 def _cut_list_items(structure: Structure, section: Section, paragraphs: list[LineSpan]) -> list[LineSpan]:
     """Each item of a list that a kept paragraph holds but whose text was cut short ("... [...]"):
     a design told as a numbered list keeps its fourth step and on, a list of contributing factors
@@ -630,6 +668,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         said = named_paragraphs(structure, frozenset(_PROPOSAL_PARTS[0][1]))
         facts = [_fact("Summary", said[0], "conclusion"), *facts] if said else facts
     facts = _with_summary(structure, facts)
+    facts += _cut_rest(structure, facts, ("Summary", "Design"))
     facts += _proposing_paragraphs(structure, facts)
     facts += _non_goals(structure)
     if _RETIRED_STATUS_RE.search(status):
@@ -660,6 +699,8 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
             for n in range(fact.line_start, fact.line_end + 1)}
     read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
+    read |= {f.line_start for f in facts if f.text.startswith("Rejected: ")}
+    facts += [fact for fact in options_not_chosen(structure, design) if fact.line_start not in read]
     answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
     facts += [fact for fact in map(_answered, stated) if fact.line_start in answers

@@ -498,6 +498,50 @@ def _option_columns_not_chosen(structure: Structure) -> list[ObservationFact]:
     return facts
 
 
+# The header of an options table's first column (`| Option | Notes |`, `| Approach | Verdict |`).
+_OPTION_COLUMNS = frozenset({"option", "options", "alternative", "alternatives", "approach", "approaches",
+                             "candidate", "candidates", "choice", "choices", "solution", "solutions"})
+_NAME_WORD_RE = re.compile(r"[a-z0-9][a-z0-9.+#/-]*[a-z0-9+#]|[a-z]")
+_NAME_STOP_WORDS = frozenset({"the", "a", "an", "to", "of", "and", "or", "for", "in", "on", "with", "our",
+                              "we", "use", "using", "new", "own", "build", "keep", "it", "as", "by", "at"})
+
+
+def options_not_chosen(structure: Structure, chosen_lines: set[int]) -> list[ObservationFact]:
+    """The rows of an options table (its first column an Option, an Alternative, an Approach)
+    but the one the chosen design names (`chosen_lines`: the design's lines): each an option
+    rejected, with what its row says of it. When no row, or more than one, is named as much as
+    the most named, the choice is not told and no row is read."""
+    if "|" not in structure.text or not chosen_lines:
+        return []
+    design = " ".join(plain_text(structure.by_number.get(n, "")) for n in sorted(chosen_lines)).lower()
+    said = set(_NAME_WORD_RE.findall(design))
+    facts: list[ObservationFact] = []
+    for header, rows in _tables(structure.visible):
+        if not header or plain_text(header[0]).lower().rstrip(":") not in _OPTION_COLUMNS or len(rows) < 2:
+            continue
+        if any(n in chosen_lines for n, _ in rows):
+            continue  # the design's own table
+        named = [_named_share(plain_text(cells[0]) if cells else "", said) for _, cells in rows]
+        best = max(named)
+        if best < 0.5 or named.count(best) != 1:
+            continue
+        for (number, cells), share in zip(rows, named, strict=True):
+            texts = [plain_text(cell) for cell in cells]
+            if share == best or not texts or not texts[0]:
+                continue
+            notes = "; ".join(text for text in texts[1:] if text)
+            facts.append(_fact("Rejected", (shorten(f"{texts[0]}: {notes}" if notes else texts[0]),
+                                            number, number)))
+    return facts
+
+
+def _named_share(option: str, said: set[str]) -> float:
+    """How much of an option's name the design's text holds (its words but the small ones)."""
+    words = [word for word in _NAME_WORD_RE.findall(re.sub(r"\([^)]*\)", " ", option.lower()))
+             if word not in _NAME_STOP_WORDS]
+    return sum(word in said for word in words) / len(words) if words else 0.0
+
+
 _REJECTED_LABEL_RE = re.compile(r"^(?:\*\*|__)?rejected(?:\*\*|__)?\s*:(?:\*\*|__)?\s*", re.I)
 
 
@@ -591,10 +635,27 @@ _MITIGATION_COLUMNS = frozenset({"mitigation", "mitigations", "countermeasure", 
                                  "measure", "measures", "response", "action"})
 
 
+def risk_sections(structure: Structure) -> list[Section]:
+    """The sections of risks: a template's ("Risks and Mitigations"), else any heading that
+    names them, whatever it adds ("Open risks", "Known risks", "Q5. What are the risks?",
+    "Risks / open questions"); not the title."""
+    named = find_sections(structure, _RISK_SECTIONS)
+    headed = structure.sections[1:]
+    if headed and headed[0].level == 1:
+        headed = headed[1:]  # the title ("# Risks of the move to Kafka" is the page's name)
+    return named + [section for section in headed if section not in named
+                    and _RISK_WORD_RE.search(section_key(structure.title(section)))]
+
+
+# The word a heading of risks holds ("risk-free" and "risky" name none).
+_RISK_WORD_RE = re.compile(r"(?<![\w-])risks?(?![\w-])")
+
+
 def risk_items(structure: Structure) -> list[ObservationFact]:
     """Each risk of a risk section (the KEP template's "Risks and Mitigations", arc42's "Risks
-    and Technical Debt"), and what mitigates it where the item or the table says so."""
-    for section in find_sections(structure, _RISK_SECTIONS):
+    and Technical Debt", any heading that names risks), and what mitigates it where the item
+    or the table says so."""
+    for section in risk_sections(structure):
         own = structure.lines(section)
         facts: list[ObservationFact] = []
         for header, rows in _tables(own)[:1]:
@@ -620,6 +681,16 @@ def risk_items(structure: Structure) -> list[ObservationFact]:
         if facts:
             return facts
     return []
+
+
+def record_risks(structure: Structure, said: list[ObservationFact]) -> list[ObservationFact]:
+    """A decision record's risks and their mitigations (its "Risks" section, a one-pager's "What
+    are the risks?"), none of their lines read before."""
+    if not any(_RISK_WORD_RE.search(section_key(structure.title(s))) for s in structure.sections[1:]):
+        return []  # (a literal test of the headings before the sections are read)
+    held = {n for fact in said for n in range(fact.line_start, fact.line_end + 1)}
+    return [fact for fact in risk_items(structure)
+            if not held & set(range(fact.line_start, fact.line_end + 1))]
 
 
 # A sentence that goes on telling the risk rather than answering it ("... may cause the API server

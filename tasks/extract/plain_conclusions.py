@@ -147,6 +147,16 @@ _STRONG_RULE_RE = re.compile(
     r"\b(?:must|mustn't|shall|never|not\s+(?:allowed|permitted)|prohibited|forbidden|may\s+only"
     r"|at\s+most|no\s+more\s+than|(?:is|are)\s+required\s+to"
     r"|(?:needs?|requires?)\s+(?:an?\s+|one\s+|two\s+|written\s+)?(?:approv|review|sign))", re.I)
+# A rule a system enforces, told as what it does: it turns away what breaks the rule ("The
+# generator refuses a key it has already written", "the gateway rejects requests without a
+# token", "The module fails the plan if the address is empty"), or does a thing for some cases
+# and no others ("Coursebridge only enrols students whose registration is confirmed").
+_ENFORCED_RE = re.compile(
+    r"\b(?:refuses|rejects|denies)\s+(?!to\b)(?:an?|any|every|each|all|the|requests?|writes?|connections?"
+    r"|messages?|logins?|files?|keys?|[a-z]+s\s+(?:without|with|whose|that|older|larger|from))\b"
+    r"|\bfails\s+the\s+(?:plan|build|check|deploy(?:ment)?|pipeline|merge|release|validation|run|request)\b"
+    r"|(?:^|\s)(?:[A-Z][\w-]+|[Ii]t|[Tt]his\s+[a-z]+|[Tt]he(?:\s+[\w-]+){1,2})\s+only\s+(?!(?:takes|happens|costs|lasts"
+    r"|seems|means|matters|gets|has|is|was|does|needs)\b)[a-z]{3,}s\b")
 _NOBODY_RE = re.compile(
     r"^(?:Nobody|No\s+one|Nothing|No\s+(?:other\s+)?[a-z]+)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:may|can|cannot|will|should|must|(?:is|are)\s+to\s+be|(?:is|are)\s+[a-z]+ed|merges?|deploys?|connects?"
@@ -214,6 +224,9 @@ _NAVIGATION_LINE_RE = re.compile(r"\S\s[›»>]\s[^›»>]+\s[›»>]\s|\S\s[·�
 _NON_GOAL_LEAD_RE = re.compile(
     r"^(?:(?:things\s+|what\s+)?(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+(?:proposing|changing|doing|covering)"
     r"|out\s+of\s+scope|not\s+in\s+scope|non-?goals?)\s*:\s*(?P<text>\S.*)$", re.I)
+# A risk list's item that asks instead of telling ("Open: who owns the reconciliation?" is read
+# as a question by _useful; "TBD: ..." and "Question: ..." say it is not settled what the risk is).
+_OPEN_QUESTION_RE = re.compile(r"^(?:tbd|tbc|todo|question|open\s+question)\b\W", re.I)
 # The part of a risk's item that says what is done about it ("...; Finance will reconcile weekly").
 _MITIGATES_RE = re.compile(r"\b(?:will|mitigat\w*|instead|fallback|workaround)\b", re.I)
 # (a check mark is an item's marker too: a Dropbox Paper or Notion export's "☑ No form for Home students")
@@ -532,7 +545,7 @@ def _statements(
             lead = said if said.endswith(":") else None
             continue
         if first.startswith("|"):
-            yield from _row_statements(block)
+            yield from _row_statements(block, role)
             lead = None
             continue
         entries, term = _entries(block)
@@ -574,7 +587,8 @@ _CUES = ("must", "shall", "never", "only", "most", "least", "not allowed", "not 
          "caused", "result of", "stemmed", ", so ", "restor", "revert", "rolled", "restart", "enabl",
          "failed over", "drain", "paus", "moved", "recover", "at a time", "more than", "cannot", "can only",
          "redeploy", "re-ran", "rerun", "cleared", "flushed", "purged", "disabled", "replayed",
-         "proposing:", "scope", "not covered", "non-goal", "rollback", "roll-back", "backout", "back-out")
+         "proposing:", "scope", "not covered", "refuses", "rejects", "denies", "fails the",
+         "non-goal", "rollback", "roll-back", "backout", "back-out")
 
 
 def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
@@ -642,10 +656,17 @@ def _entry_statements(
         if not _CHOICE_RE.search(whole) or role == "action":
             yield "Action item", (_with_owner(shorten(whole)), first, last), role == "action"
             return
-    if listed and role == "risk":
+    if listed and role == "risk":  # the risk, and what is done about it when its last clause says
         clauses = [part.strip() for part in whole.split(";")]
-        if len(clauses) > 1 and _useful(clauses[-1]) and _MITIGATES_RE.search(clauses[-1]):
-            yield "Mitigation", (shorten(clauses[-1]), first, last), True
+        answer = clauses[-1] if len(clauses) > 1 and _useful(clauses[-1]) else ""
+        # ("...; Finance will reconcile weekly": a mitigation; "...; never copy it to the warehouse": a rule)
+        said = "Mitigation" if answer and _MITIGATES_RE.search(answer) else (
+            "Constraint" if answer and _form(answer, strict=True, stories=False) == "Constraint" else None)
+        risk = "; ".join(clauses[:-1]) if said else whole
+        if _useful(risk) and not _OPEN_QUESTION_RE.match(risk):
+            yield "Risk", (shorten(risk), first, last), True
+        if said:
+            yield said, (shorten(answer), first, last), True
         return
     for sentence, start, end in sentences(entry):
         yield from _sentence_statements(sentence, (start, end), role, mode)
@@ -749,6 +770,17 @@ _STRONG_RULE = WordGate(_STRONG_RULE_RE, ("must", "shall", "never", "not", "proh
                                           "may", "most", "more", "need", "require"))
 _RULE = WordGate(_RULE_RE, ("shall", "always", "not", "prohibited", "forbidden", "required", "need",
                             "require", "only"))
+_ENFORCED = WordGate(_ENFORCED_RE, ("refuses", "rejects", "denies", "fails the", "only "))
+# The condition a refusal is told under ("If the WMS rejects a file, ...", "... when the database
+# refuses writes"): what happens then, not the rule.
+_UNDER_CONDITION_RE = re.compile(r"\b(?:if|when|whenever|unless|once|until|after|before|while)\s+[^,;:]*$",
+                                 re.I)
+
+
+def _enforced(text: str, lower: str) -> bool:
+    """Does a clause state a rule its system enforces (_ENFORCED_RE), outside a condition?"""
+    found = _ENFORCED.search(text, lower)
+    return found is not None and not _UNDER_CONDITION_RE.search(text[: found.start() + 1])
 _CHOICE = WordGate(_CHOICE_RE, ("decided", "chose", "selected", "agreed", "adopted", "approved", "picked",
                                 "opted", "settled", "went", "recommend", "go", "stay", "will", "decision",
                                 "outcome", "accepted"))
@@ -763,7 +795,8 @@ def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
     description of how a thing works uses as often as a rule does."""
     text = replace_code_spans(clause, "CODE")  # a rule word inside a code span is no rule
     lower = text.lower()
-    strong = _STRONG_RULE.search(text, lower) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text)
+    strong = (_STRONG_RULE.search(text, lower) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text)
+              or _enforced(text, lower))
     if strong or (not strict and (_CONSTRAINT_RE.search(text) or _RULE.search(text, lower)
                                   or _ONLY_RE.match(text))):
         if not (_TOLD_RE.search(text) and not _OBLIGES_RE.search(text)) and not _REASONING_RE.search(text):
@@ -794,9 +827,12 @@ def _useful(text: str) -> bool:
     return len(replace_code_spans(text).split()) >= MIN_WORDS
 
 
-def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpan, bool]]:
+def _row_statements(block: list[tuple[int, str]], role: str | None = None
+                    ) -> Iterator[tuple[str, LineSpan, bool]]:
     """A table's rows: the cell of its Decision column a decision, of its Mitigation column a
-    mitigation, a requirement row's text (`FR-3`, `NFR-2`) a constraint."""
+    mitigation, a requirement row's text (`FR-3`, `NFR-2`) a constraint; under a heading that
+    says what its section holds ("Non-functional requirements", "Constraints"), each row's
+    statement (the column its header names so, else the one that says the most) is of that kind."""
     rows = [(n, [plain_text(cell) for cell in table_cells(line)]) for n, line in block]
     if len(rows) < 3:
         return
@@ -818,6 +854,29 @@ def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpa
             text = max(cells[1:], key=len, default="")
             if _useful(text):
                 yield "Constraint", (shorten(text), number, number), False
+                continue
+        if not columns and role == "constraint":
+            said = _rule_row(header, cells)
+            if _useful(said) and len(_WORD_RE.findall(said)) >= 3:  # not `| hashicorp/aws | ~> 5.0 |`
+                yield "Constraint", (shorten(said), number, number), True
+
+
+# The header words of the column that states a rule table's rule.
+_RULE_COLUMNS = frozenset({"requirement", "requirements", "constraint", "constraints", "rule", "rules",
+                           "description", "statement", "policy", "principle"})
+_WORD_RE = re.compile(r"(?<![\w/.-])[A-Za-z]{2,}(?![\w/.-])")
+_ROW_ID_RE = re.compile(r"^(?:#|[A-Z]{0,6}-?\d{1,4}[a-z]?\.?|[A-Z]{1,6}-\d{1,4})$")
+
+
+def _rule_row(header: list[str], cells: list[str]) -> str:
+    """A row of a table of rules (under "Requirements", "Non-functional", "Constraints"): the
+    cell of the column its header names the rule, else the row's cells but its number ("R3")
+    read together ("Read a player's entitlements — p99 under 50 ms")."""
+    named = next((i for i, cell in enumerate(header) if cell in _RULE_COLUMNS), None)
+    if named is not None:
+        return cells[named] if named < len(cells) else ""
+    return " — ".join(cell for index, cell in enumerate(cells)
+                      if cell and not (index == 0 and _ROW_ID_RE.match(cell)))
 
 
 _COLUMN_LABELS = {"decision": "Decision", "outcome": "Decision", "chosen": "Decision",
