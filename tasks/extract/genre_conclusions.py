@@ -60,6 +60,7 @@ from tasks.extract.genre_prose import (
     prose_paragraphs,
     run_in_paragraphs,
     sentences,
+    timeline_lines,
 )
 from tasks.extract.genre_text import (
     CHECKBOX_ITEM_RE,
@@ -113,6 +114,7 @@ from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_ale
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
+from tasks.extract.sentence_parts import noticed_sentences, step_part, tells_loss
 from tasks.extract.status_postmortem import identified_containment, postmortem_parts
 from tasks.extract.status_updates import is_update_chrome, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
@@ -995,6 +997,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
     facts += _told(structure, facts)
+    facts += _noticed(structure, facts)
     if not told_cause:  # no part of its own: the story beside the summary tells it
         facts += _story_causes(structure, facts)
     return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
@@ -1298,6 +1301,24 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
 
 
+def _noticed(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of a review's prose and list items, in whatever part, that tell how the
+    incident was noticed or that nothing noticed it ("Nobody was paged; the first signal was a
+    user" under "What didn't go so well"): a Detection each (a detail), unless a Detection holds
+    it already; not in the timeline (read by its entries) or the actions (what will be built)."""
+    said = [fact.text for fact in facts if fact.text.startswith("Detection: ")]
+    skipped = timeline_lines(structure) | {n for section in _action_sections(structure)
+                                           for n, _ in with_subsections(structure, section)}
+    told = [(text, first, last) for text, first, last, _ in story_sentences(structure)]
+    for section in structure.sections:
+        lines = [(n, line) for n, line in structure.lines(section) if n not in skipped]
+        told += [sentence for text, start, _ in list_items(lines, limit=MAX_ACTIONS)
+                 for sentence in sentences([(start, text)])]
+    told = sorted(span for span in told if span[1] not in skipped)
+    return [_fact("Detection", span, "detail") for span in noticed_sentences(told)
+            if not any(span[0] in text for text in said)]
+
+
 def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
     return {n for f in facts if f.text.startswith(f"{label}: ") for n in range(f.line_start, f.line_end + 1)}
 
@@ -1542,7 +1563,46 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     used_when = _use_this_page(structure, facts)  # "Use this page when patrons cannot ...": no rule
     said = {fact.text.removeprefix("Summary: ") for fact in used_when}
     facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
-    return facts + _stated_rules(structure, facts)
+    return facts + _stated_rules(structure, facts) + _sentence_parts(facts)
+
+
+# The parts whose sentences are read again for the part each tells: a step's (a check, a
+# hand-over) and the alert's meaning (what the people served lose).
+_STEP_LABELS = ("Mitigation: ", "Resolution: ", "Procedure: ")
+_TOLD_LABELS = ("Meaning: ", "Alert: ", "Summary: ")
+
+
+def _sentence_parts(facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of a runbook's steps that check or hand over ("Check the lag first", "If it
+    persists, hand over to the Storage team": Diagnosis, Escalation) and of its meaning that tell
+    what the people it serves lose ("Analysts will not see new runs": Impact), each a detail
+    beside the part its heading named, unless that part holds the sentence already."""
+    held = {fact.text for fact in facts}
+    found: list[ObservationFact] = []
+    for fact in facts:
+        steps = fact.text.startswith(_STEP_LABELS)
+        if not steps and not fact.text.startswith(_TOLD_LABELS):
+            continue
+        # (a list kept as one text joins its items with "; ": each item is read apart)
+        items = _JOINED_ITEMS_RE.split(fact.text.split(": ", 1)[1])
+        for said, _, _ in [told for item in items for told in sentences([(fact.line_start, item)])]:
+            part = (step_part(said) or _told_part(said)) if steps else "Impact" if tells_loss(said) else None
+            if part is not None and not any(other.startswith(f"{part}: ") and said in other
+                                            for other in held):
+                found.append(_fact(part, (said, fact.line_start, fact.line_end), "detail"))
+                held.add(f"{part}: {said}")
+    return found
+
+
+_JOINED_ITEMS_RE = re.compile(r"(?<=[.!?:]);\s+")
+_GO_TO_RE = re.compile(r"^(?:go|continue|skip)\s+(?:on\s+)?(?:to|with)\s+step\b", re.I)
+
+
+def _told_part(sentence: str) -> str | None:
+    """A step's sentence that escalates or says what a reading means (runbook_checklist.part_of);
+    not a bare pointer to another step ("Go to step 9")."""
+    part = part_of(sentence)
+    return part if part in {"Escalation", "Diagnosis"} and not _GO_TO_RE.match(sentence) else None
 
 
 def _within(fact: ObservationFact, rule: ObservationFact) -> bool:

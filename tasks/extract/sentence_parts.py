@@ -1,0 +1,99 @@
+"""The part a sentence tells by its own words, whatever section holds it (pure).
+
+A review or a runbook written by any team puts a part where its writer thought of it: how an
+incident was noticed in "What didn't go so well" ("Nobody was paged; the first signal was a
+user"), whom to call inside a mitigation step ("If it persists, hand over to the Network
+team"), what users lose inside the alert's meaning ("Riders will not see departures until it
+recovers"). The heading says one part; the sentence says another, and both are kept:
+
+- detection: how it was noticed, or that nothing noticed it ("Nobody was alerted for 86
+  minutes", "the first signal was a customer call", "We learned about it from a tweet", "The
+  support desk noticed on Monday morning", "a resident emailed the inbox to say ...");
+- a runbook step's check (Diagnosis: "Check the consumer lag first", "If X keeps growing, the
+  consumer is failing on one message") and its hand-over (Escalation: "hand over to the
+  Storage team", "then call the vendor's service desk");
+- a runbook's consequence for the people it serves (Impact: "Analysts will not see new runs",
+  "Carriers receive manifests late or not at all").
+
+Each reader takes sentences already split (text, first line, last line) and keeps the order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from tasks.extract.model import LineSpan
+
+# How an incident was noticed, or that nothing noticed it: no alert, nobody paged, the first
+# signal, learned of it, someone noticed or raised it, or wrote in to say so.
+_NOTICED_RE = re.compile(
+    r"\b(?:nobody|no\s+one|nothing|no\s+alert(?:ing)?|no\s+monitor(?:ing)?)\b[^.;]{0,60}?"
+    r"\b(?:alert(?:ed|s)?|paged|noticed|caught|fired|flagged|detected)\b"
+    r"|\bno\s+(?:alert|alarm|monitor)(?:s|ing)?\s+(?:on|for|fired|covered|watched)\b"
+    r"|\bbefore\s+(?:anyone|anybody|our\s+(?:monitoring|alerting|alerts?)|monitoring|alerting|an?\s+alert)\b"
+    r"|\bfirst\s+(?:signal|sign|indication|report|alert|symptom|we\s+heard|we\s+knew)\b"
+    r"|\b(?:learned|learnt|heard|found\s+out)\s+(?:about|of)\s+(?:it|this|the\s+(?:incident|outage|problem|issue|failure))\b"
+    r"|\bnoticed\s+(?:on|at|when|in|during|first|it|that|the|a|an|before|after)\b"
+    r"|\braised\s+(?:it|the\s+alarm|the\s+issue)\b"
+    r"|\b(?:called|emailed|e-mailed|phoned|rang|messaged|wrote\s+to)\b[^.;]{0,80}?\bto\s+(?:say|report|tell|complain)\b",
+    re.I)
+# A literal gate before the pattern: most sentences hold none of these.
+_NOTICED_WORDS = ("alert", "paged", "notic", "caught", "flagged", "detect", "monitor", "before", "first",
+                  "learn", "heard", "found out", "raised", "called", "mailed", "phoned", "rang", "messaged",
+                  "wrote to")
+
+# A step's check: it opens with a verb of looking (the page tells the operator to look before acting).
+_CHECK_OPENING_RE = re.compile(
+    r"^(?:(?:first|then|next),?\s+)?(?:check|inspect|look\s+at|look\s+for|compare|confirm\s+(?:whether|if|that)"
+    r"|verify\s+(?:whether|if)|find\s+out|see\s+(?:whether|if)|query|grep|search\s+the\s+logs?)\b", re.I)
+# ... or it reads what was seen ("If Redelivered keeps growing, the consumer is failing on one
+# message", "Above 1 s, the database is the bottleneck").
+_READING_RE = re.compile(
+    r"^(?:if|when|above|below|once)\b[^,]{1,120},\s+(?:then\s+)?(?:the\s+|it\s+|this\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+"
+    r"(?:is|are)\s+(?:the\s+(?:bottleneck|culprit|problem|cause)|(?:failing|stuck|down|the\s+issue)\b)", re.I)
+# A hand-over to another team or desk ("hand over to the Equipment team", "then call the
+# vendor's service desk", "raise a ticket with Networks").
+_HAND_OVER_RE = re.compile(
+    r"\b(?:hand\s+(?:it\s+)?over\s+to|pass\s+(?:it\s+)?to|then\s+(?:call|page|contact|ring)"
+    r"|raise\s+(?:a|an)\s+(?:ticket|case|incident)\s+with|open\s+(?:a|an)\s+(?:ticket|case)\s+with)\s+(?:the\s+)?\S",
+    re.I)
+# What the people a service serves lose while the alert fires: they will not / cannot do
+# something, or get it late.
+_LOSES_RE = re.compile(
+    r"\b(?:users?|customers?|clients?|patrons?|riders?|passengers?|students?|staff|analysts?|operators?"
+    r"|members?|viewers?|guests?|sites?|carriers?|partners?|callers?|readers?|players?|traders?|teams?"
+    r"|planners?|forecasters?|engineers?|agents?|drivers?|shoppers?|buyers?|sellers?|merchants?)\b[^.;]{0,60}?"
+    r"\b(?:will\s+not|won't|cannot|can't|could\s+not|stop|stops|lose|loses|miss|misses|are\s+not\s+able"
+    r"|is\s+not\s+able|do\s+not\s+(?:see|get|receive)|does\s+not\s+(?:see|get|receive)"
+    r"|(?:see|get|receive)\s+\w+(?:\s+\w+)?\s+late)\b"
+    r"|\b(?:every|each)\s+minute\s+it\s+lasts\b|\blate\s+or\s+not\s+at\s+all\b"
+    r"|\b(?:loses|lose|losing)\s+(?:\w+\s+)?revenue\b", re.I)
+
+MAX_NOTICED = 3
+
+
+def tells_detection(sentence: str) -> bool:
+    """Does the sentence tell how an incident was noticed, or that nothing noticed it?"""
+    lowered = sentence.lower()
+    return any(word in lowered for word in _NOTICED_WORDS) and _NOTICED_RE.search(sentence) is not None
+
+
+def noticed_sentences(told: Iterable[LineSpan]) -> list[LineSpan]:
+    """The sentences that tell how the incident was noticed (at most MAX_NOTICED)."""
+    return [span for span in told if tells_detection(span[0])][:MAX_NOTICED]
+
+
+def step_part(sentence: str) -> str | None:
+    """The part a runbook step's sentence tells apart from the step's own: "Diagnosis" for a
+    check or a reading of what was seen, "Escalation" for a hand-over; None otherwise."""
+    if _HAND_OVER_RE.search(sentence):
+        return "Escalation"
+    if _CHECK_OPENING_RE.match(sentence) or _READING_RE.match(sentence):
+        return "Diagnosis"
+    return None
+
+
+def tells_loss(sentence: str) -> bool:
+    """Does the sentence tell what the people a service serves lose while it is down?"""
+    return _LOSES_RE.search(sentence) is not None

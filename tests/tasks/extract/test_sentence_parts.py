@@ -1,0 +1,94 @@
+"""The part a sentence tells by its own words, whatever section holds it (conc64b):
+how an incident was noticed, said under "What went wrong" or in the story; a runbook step's
+check and hand-over; what a runbook's alert costs the people the service serves."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+from tasks.extract.sentence_parts import step_part, tells_detection, tells_loss
+
+REVIEW = """# Postmortem: parcel labels printed blank
+
+## Summary
+
+On 4 May 2026 between 09:10 and 11:40 UTC the label service printed blank labels for 3,200
+parcels after a font package was removed from its image.
+
+## What went wrong
+
+- Nobody was paged for two hours; the first signal was a depot manager's phone call.
+- The image build dropped the font package without a warning.
+
+## What happened
+
+A courier at the Leeds depot emailed the support desk to say every label was blank. We rolled
+the image back at 11:30.
+
+## Action items
+
+- Alert when no label has been printed for 10 minutes (owner: Label team)
+"""
+
+
+def _said(text: str) -> list[str]:
+    return [fact.text for fact in extract_facts(text, SourceRef("a1", "sources/x.md", "raw/x.md", "x.md")).observations]
+
+
+def test_a_sentence_that_tells_how_it_was_noticed_is_a_detection_in_any_part() -> None:
+    said = _said(REVIEW)
+    assert "Detection: Nobody was paged for two hours; the first signal was a depot manager's phone call." in said, said
+    assert ("Detection: A courier at the Leeds depot emailed the support desk to say every label was "
+            "blank.") in said, said
+    # an action item that promises an alert tells what will be built, not how it was noticed
+    assert not any(text.startswith("Detection: Alert when") for text in said), said
+
+
+def test_detection_cues() -> None:
+    assert tells_detection("We learned about the outage from a customer tweet.")
+    assert tells_detection("There was no alert on the queue's depth.")
+    assert tells_detection("The night shift noticed at 02:10 that the board was empty.")
+    assert tells_detection("Eight batches failed before anyone raised an incident.")
+    assert not tells_detection("We added an alert on the queue's depth.")
+    assert not tells_detection("The first batch of the day failed at 06:00.")
+
+
+def test_a_step_sentence_that_checks_or_hands_over_is_its_part() -> None:
+    assert step_part("Check the consumer lag before restarting anything.") == "Diagnosis"
+    assert step_part("If the lag keeps growing, the consumer is failing on one message.") == "Diagnosis"
+    assert step_part("If it still fails, hand over to the Storage team.") == "Escalation"
+    assert step_part("Restart the consumer pod.") is None
+
+
+def test_a_loss_to_the_people_served_is_an_impact() -> None:
+    assert tells_loss("Analysts will not see new runs in the warehouse until it recovers.")
+    assert tells_loss("Carriers then receive manifests late or not at all.")
+    assert not tells_loss("The consumer group lags behind the topic.")
+
+
+RUNBOOK = """# Runbook: PrintQueueStalled
+
+## Meaning
+
+The print queue has not taken a job for 15 minutes. Depot staff cannot print parcel labels
+until it recovers.
+
+## Mitigation
+
+1. Check the spooler's queue depth on the Print dashboard.
+2. Restart the spooler: `systemctl restart spoold`.
+3. If jobs still do not leave the queue, hand over to the Workplace IT team.
+
+## Escalation
+
+Page the Print on-call lead if the queue is stalled for more than an hour.
+"""
+
+
+def test_a_runbooks_step_and_meaning_sentences_are_read_by_what_they_tell() -> None:
+    said = _said(RUNBOOK)
+    assert "Mitigation: Check the spooler's queue depth on the Print dashboard." in said, said
+    assert "Diagnosis: Check the spooler's queue depth on the Print dashboard." in said, said
+    assert ("Escalation: If jobs still do not leave the queue, hand over to the Workplace IT team."
+            in said), said
+    assert "Impact: Depot staff cannot print parcel labels until it recovers." in said, said
+    assert not any(text.startswith("Diagnosis: Restart") for text in said), said
