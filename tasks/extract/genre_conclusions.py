@@ -112,6 +112,7 @@ from tasks.extract.incident_prose import (
 from tasks.extract.model import CUT_MARK, LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
+from tasks.extract.runbook_faq import question_answers, question_lines
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.sentence_parts import noticed_sentences, step_part, tells_loss
@@ -1551,12 +1552,14 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
     facts += _use_when(structure, facts)
     facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
-    facts += _checklist_steps(structure, facts)
+    facts += _checklist_steps(structure, facts) + _faq_pairs(structure, facts)
     if not stages:
         facts += _case_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
-    facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
+    asked = {number for number, _ in question_lines(structure)}  # a question states no rule
+    facts += _table_fixes(structure) + [fact for fact in _constraints(structure, imperatives=True)
+                                        if fact.line_start not in asked]
     window = _window_rules(structure)
     facts = [fact for fact in facts if not any(_within(fact, rule) for rule in window)] + window
     facts += _fallback_steps(structure, facts)
@@ -1591,6 +1594,38 @@ def _sentence_parts(facts: list[ObservationFact]) -> list[ObservationFact]:
                                             for other in held):
                 found.append(_fact(part, (said, fact.line_start, fact.line_end), "detail"))
                 held.add(f"{part}: {said}")
+    return found
+
+
+# A question that asks who owns or answers for what ("Who owns what?", "Who is responsible for X?").
+_WHO_OWNS_RE = re.compile(r"^who\s+(?:owns|is\s+responsible|looks\s+after|runs|supports|is\s+on\s+call)\b",
+                          re.I)
+
+
+def _faq_pairs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """An operations FAQ's Q/A pairs (tasks/extract/runbook_faq.py): each answer's first paragraph
+    with its question, as an FAQ's how-to answer is read (a Procedure); the items of an answer to
+    "Who owns what?" a Responsibility each; the later sentences of an answer that check, hand
+    over or name the likely cause (sentence_parts.step_part). Lines another part holds are not
+    read twice."""
+    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for question, _, answer in question_answers(structure):
+        lines = [(n, line) for n, line in clean_lines(answer) if n not in held]
+        items = list_items(lines, limit=_MAX_STEPS)
+        if _WHO_OWNS_RE.match(question) and items:
+            found += [_fact("Responsibility", item, "conclusion") for item in items]
+            continue
+        opening = window_paragraph(lines, structure.code_content)
+        if opening is None:
+            continue
+        text, first, last = opening
+        asked = question if question.endswith(("?", ".", "!")) else f"{question}?"
+        found.append(_fact("Procedure", (shorten(f"{asked} {text}"), first, last), "conclusion"))
+        for span in section_paragraphs(structure, [(n, line) for n, line in lines if n > last], _MAX_STEPS):
+            told = sentences([(span[1], span[0])])
+            found += [_fact(part, (said, span[1], span[2]), "detail") for said, _, _ in told
+                      if (part := step_part(said) or _told_part(said)) is not None]
     return found
 
 

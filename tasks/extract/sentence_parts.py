@@ -45,18 +45,24 @@ _NOTICED_WORDS = ("alert", "paged", "notic", "caught", "flagged", "detect", "mon
 
 # A step's check: it opens with a verb of looking (the page tells the operator to look before acting).
 _CHECK_OPENING_RE = re.compile(
-    r"^(?:(?:first|then|next),?\s+)?(?:check|inspect|look\s+at|look\s+for|compare|confirm\s+(?:whether|if|that)"
+    r"^(?:(?:if|when)\b[^,;:]{1,80},\s+)?(?:(?:first|then|next),?\s+)?(?:check|inspect|look\s+at|look\s+for|compare|confirm\s+(?:whether|if|that)"
     r"|verify\s+(?:whether|if)|find\s+out|see\s+(?:whether|if)|query|grep|search\s+the\s+logs?)\b", re.I)
 # ... or it reads what was seen ("If Redelivered keeps growing, the consumer is failing on one
 # message", "Above 1 s, the database is the bottleneck").
 _READING_RE = re.compile(
     r"^(?:if|when|above|below|once)\b[^,]{1,120},\s+(?:then\s+)?(?:the\s+|it\s+|this\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+"
-    r"(?:is|are)\s+(?:the\s+(?:bottleneck|culprit|problem|cause)|(?:failing|stuck|down|the\s+issue)\b)", re.I)
+    r"(?:is|are)\s+(?:the\s+(?:bottleneck|culprit|problem|cause)|(?:failing|stuck|down|the\s+issue)\b)"
+    # ... or it names the likely cause ("Most often the consumer has stopped after a token expiry")
+    r"|^(?:most\s+often|usually|typically|in\s+most\s+cases|nine\s+times\s+out\s+of\s+ten)\b,?\s+(?!you\b|we\b)",
+    re.I)
 # A hand-over to another team or desk ("hand over to the Equipment team", "then call the
 # vendor's service desk", "raise a ticket with Networks").
 _HAND_OVER_RE = re.compile(
     r"\b(?:hand\s+(?:it\s+)?over\s+to|pass\s+(?:it\s+)?to|then\s+(?:call|page|contact|ring)"
-    r"|raise\s+(?:a|an)\s+(?:ticket|case|incident)\s+with|open\s+(?:a|an)\s+(?:ticket|case)\s+with)\s+(?:the\s+)?\S",
+    r"|raise\s+(?:a|an)\s+(?:ticket|case|incident)\s+with|open\s+(?:a|an)\s+(?:ticket|case)\s+with)\s+(?:the\s+)?\S"
+    # whom to page or call, named by role ("page the on-call", "contact the vendor")
+    r"|\b(?:page|call|contact|ring|notify)\s+the\s+(?:[\w-]+\s+){0,2}?(?:on-?call|vendor|supplier|provider"
+    r"|service\s+desk|support|duty\s+\w+)\b",
     re.I)
 # What the people a service serves lose while the alert fires: they will not / cannot do
 # something, or get it late.
