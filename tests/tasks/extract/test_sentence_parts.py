@@ -92,3 +92,41 @@ def test_a_runbooks_step_and_meaning_sentences_are_read_by_what_they_tell() -> N
             in said), said
     assert "Impact: Depot staff cannot print parcel labels until it recovers." in said, said
     assert not any(text.startswith("Diagnosis: Restart") for text in said), said
+
+
+SUMMARY = """# Postmortem: invoice emails sent twice
+
+## Summary
+
+On 2 June 2026 between 08:00 and 09:10 UTC about 4,100 customers received their invoice email
+twice. A config change halved the mailer's send timeout, so every slow send was retried. The
+billing API timed out after a certificate rotation on the mail relay. The new queue client made
+every consumer retry on its own. This is about the mailer, so it is ours to write up.
+
+## Root cause
+
+The mailer does not record a send before it retries.
+"""
+
+
+def test_a_summary_sentence_that_explains_is_a_cause_beside_the_summary() -> None:
+    said = _said(SUMMARY)
+    causes = [text for text in said if text.startswith("Cause: ")]
+    assert "Cause: A config change halved the mailer's send timeout, so every slow send was retried." in causes, said
+    assert "Cause: The billing API timed out after a certificate rotation on the mail relay." in causes, said
+    assert "Cause: The new queue client made every consumer retry on its own." in causes, said
+    # what the write-up is, and what the outage did, are no causes
+    assert not any("ours to write up" in text for text in causes), causes
+
+
+def test_a_summary_so_after_the_outage_itself_tells_what_it_did_not_why() -> None:
+    text = SUMMARY.replace("A config change halved the mailer's send timeout, so every slow send was retried.",
+                           "The mailer was down for an hour, so invoices waited.")
+    causes = [said for said in _said(text) if said.startswith("Cause: ")]
+    assert not any("invoices waited" in said for said in causes), causes
+
+
+def test_a_compound_that_says_what_a_thing_is_like_describes_it() -> None:
+    from tasks.extract.subject_terms import describing
+    assert describing("Catalyst-style") and describing("Redis-like")
+    assert not describing("Catalyst") and not describing("read-only")
