@@ -83,7 +83,7 @@ _PROPOSAL_META = frozenset(
     superseded-by see-also replaces editor kep-number tep-number rfc-pr start-date
     discussions-to post-history python-version""".split()
 )
-_ANY_PAGE_META = frozenset({"last updated", "last-updated"})
+_ANY_PAGE_META = frozenset({"last updated", "last-updated", "see also", "see-also"})
 _PROPOSAL_FIELDS = frozenset(
     {"start date", "rfc pr", "rust issue", "created", "last updated", "last update",
      "discussion at", "discussions-to", "pep", "post-history", "feature name", "authors",
