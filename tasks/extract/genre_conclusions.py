@@ -51,6 +51,7 @@ from tasks.extract.genre_prose import (
     cause_sentence,
     impact_sentence,
     labelled,
+    labelled_blocks,
     labelled_items,
     labelled_lists,
     labelled_paragraph,
@@ -996,6 +997,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                 facts.append(_fact(label, found, "conclusion"))
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
+    facts += _cause_named_sections(structure, facts) + _labelled_parts(structure, facts)
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
     facts += _told(structure, facts)
     facts += _noticed(structure, facts)
@@ -1122,6 +1124,39 @@ def _confirmed_causes(structure: Structure) -> list[ObservationFact]:
             if own and _CONFIRMED_CAUSE_RE.search(" ".join(line for _, line in own).rstrip()):
                 facts.append(_fact("Cause", (text, start, max(end, own[-1][0])), "conclusion"))
     return facts
+
+
+def _labelled_parts(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The parts a plain-text review names by a label alone on its line ("Root cause analysis:"
+    in a bug tracker's comment, "Impact:" in an e-mail, over the paragraphs that tell it): its
+    first paragraph a conclusion, the next two details; lines another part holds are not read."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for label, keys in _POSTMORTEM_PARTS[1:]:
+        for _, paragraphs in labelled_blocks(structure, frozenset(keys), _MORE_PARAGRAPHS):
+            found += [_fact(label, span, "conclusion" if index == 0 else "detail")
+                      for index, span in enumerate(paragraphs) if span[1] not in read]
+    return found
+
+
+# A heading that names the cause as such ("Probable Cause", "Root cause", "Most probable cause").
+_CAUSE_HEADING_RE = re.compile(r"\bcauses?\b")
+
+
+def _cause_named_sections(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The first paragraph of each section of the Cause part whose heading names the cause,
+    when another section was read as the cause (an accident report's "Analysis" before its
+    "Probable Cause"): a cause stated under its own name is always kept."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    cause_keys = frozenset(dict(_POSTMORTEM_PARTS)["Cause"])
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, cause_keys):
+        if not _CAUSE_HEADING_RE.search(section_key(structure.title(section))):
+            continue
+        paragraph = section_paragraph(structure, section)
+        if paragraph is not None and not any(n in read for n in range(paragraph[1], paragraph[2] + 1)):
+            found.append(_fact("Cause", paragraph, "conclusion"))
+    return found
 
 
 def _decision_lines(structure: Structure) -> list[ObservationFact]:
