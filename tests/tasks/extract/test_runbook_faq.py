@@ -98,3 +98,33 @@ def test_a_heading_that_qualifies_a_parts_name_is_that_part() -> None:
     assert result.subject is not None and result.subject.ref.entity_type == "runbook"
     said = [fact.text for fact in result.observations]
     assert "Mitigation: Delete spool files older than a day." in said, said
+
+
+VERBS = """# Runbook: WebhookBacklogHigh
+
+## Meaning
+
+Payment webhooks from the card processor are queued for more than ten minutes.
+
+## Diagnose
+
+Open the queue dashboard and compare the receive rate with the delete rate.
+
+## Mitigate
+
+- Worker crash-looping after a deploy: roll the release back with Helm.
+- Ledger unavailable: scale the worker to zero and let messages queue.
+
+## Escalate to
+
+| When | Who |
+|---|---|
+| Backlog older than an hour | Payments secondary on-call |
+"""
+
+
+def test_a_heading_that_names_a_part_by_its_verb_is_that_part() -> None:
+    said = [fact.text for fact in _extract(VERBS).observations]
+    assert "Mitigation: Ledger unavailable: scale the worker to zero and let messages queue." in said, said
+    assert "Diagnosis: Open the queue dashboard and compare the receive rate with the delete rate." in said, said
+    assert "Escalation: Backlog older than an hour: Payments secondary on-call" in said, said
