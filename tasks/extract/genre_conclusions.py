@@ -116,7 +116,7 @@ from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_faq import question_answers, question_lines
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
-from tasks.extract.sentence_parts import noticed_sentences, step_part, tells_loss
+from tasks.extract.sentence_parts import MAX_COSTS, noticed_sentences, step_part, tells_cost, tells_loss
 from tasks.extract.status_postmortem import identified_containment, postmortem_parts
 from tasks.extract.status_updates import is_update_chrome, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
@@ -1000,7 +1000,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _cause_named_sections(structure, facts) + _labelled_parts(structure, facts)
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
     facts += _told(structure, facts)
-    facts += _noticed(structure, facts)
+    facts += _noticed(structure, facts) + _costs(structure, facts)
     if not told_cause:  # no part of its own: the story beside the summary tells it
         facts += _story_causes(structure, facts)
     return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
@@ -1353,6 +1353,25 @@ def _noticed(structure: Structure, facts: list[ObservationFact]) -> list[Observa
     told = sorted(span for span in told if span[1] not in skipped)
     return [_fact("Detection", span, "detail") for span in noticed_sentences(told)
             if not any(span[0] in text for text in said)]
+
+
+def _costs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of a review's story that count what the incident cost ("612 students were
+    paid twice", "The cost is estimated at EUR 38,000 in lost revenue"), at most MAX_COSTS, an
+    Impact each (a detail), unless an Impact holds the sentence already; not in the timeline,
+    the actions or the lessons, nor a sentence read as its cause."""
+    said = [fact.text for fact in facts if fact.text.startswith(("Impact: ", "Cause: "))]
+    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    not_story |= {n for section in find_sections(structure, _NOT_STORY)
+                  for n, _ in with_subsections(structure, section)}
+    found: list[ObservationFact] = []
+    for text, first, last, start in story_sentences(structure):
+        if start in not_story or not tells_cost(text) or any(text in other for other in said):
+            continue
+        found.append(_fact("Impact", (shorten(text), first, last), "detail"))
+        if len(found) == MAX_COSTS:
+            break
+    return found
 
 
 def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:

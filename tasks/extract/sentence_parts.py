@@ -76,7 +76,39 @@ _LOSES_RE = re.compile(
     r"|\b(?:every|each)\s+minute\s+it\s+lasts\b|\blate\s+or\s+not\s+at\s+all\b"
     r"|\b(?:loses|lose|losing)\s+(?:\w+\s+)?revenue\b", re.I)
 
+# What an incident cost, counted: a number of things, people or money, or "nobody / every", with a
+# word of harm ("612 students were paid twice", "about 41% of viewers got an error", "The cost is
+# estimated at EUR 38,000", "nobody could log in to Moodle", "Our contact centre took 412 calls").
+_COUNT_RE = re.compile(
+    r"(?<![\w.-])\d[\d,]*(?:\.\d+)?(?:\s*(?:%|percent)|k\b|m\b|\s+(?!(?:s|ms|[kmgt]b)\b)[a-z]{3,})"
+    r"|(?:EUR|USD|GBP|€|£|\$)\s?\d"
+    r"|\b(?:nobody|no\s+one)\b", re.I)
+_HARM_RE = re.compile(
+    r"\b(?:(?:nobody|no\s+one)\s+could|failed(?!\s+over)|failing|could\s+not|couldn't|unable|skipped|wrong|twice|doubled?|duplicated?|late"
+    r"|delayed|waited|lost|gave\s+up|walked|discount|revenue|calls|tickets|complaints|overcharged|over-?stated"
+    r"|missed|exposed|affected|impacted|abandoned|rejected|refunded|thrown\s+away|dropped|stale"
+    r"|without\s+(?:their|its|a|an|the)\b|no\s+(?:fresh|new)\b)", re.I)
+# a clock time or a date is no count of what was lost ("at 16:00", "on 14 March 2026")
+_TIME_RE = re.compile(r"\b\d{1,2}[:.]\d{2}\b"
+                      r"|\b\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*"
+                      r"|\b(?:19|20)\d{2}(?:[-/]\d{1,2}){0,2}\b|\b\d{1,2}[-/]\d{1,2}[-/]\d{2,4}\b|\b\d+(?:\.\d+)*\s*(?:UTC|GMT|BST|CET|AM|PM)\b"
+                      r"|\b\d[\d.]*\s+(?:seconds?|minutes?|hours?|days?|weeks?)\b", re.I)
+# ... not what the responders did about it ("rebooked the 214 vehicles by hand", "deleted the 212
+# duplicate loans"), nor a story told from a clock time ("At 18:01 the link dropped ...")
+_RESPONSE_RE = re.compile(
+    r"\b(?:rolled\s+\S+\s+back|rolled\s+back|requeued|replayed|refunded|rebooked|deleted|stopped|pushed|fixed"
+    r"|corrected|repriced|restored|reverted|redrove|re-?ran|resent|recalled|paged|raised)\b"
+    r"|^(?:at|by|around|from)\s+(?:about\s+)?\d{1,2}[:.]\d{2}\b", re.I)
 MAX_NOTICED = 3
+MAX_COSTS = 3
+
+
+def tells_cost(sentence: str) -> bool:
+    """Does the sentence count what an incident cost: a number (not a time or a date) or "nobody
+    / every", and a word of harm?"""
+    counted = _TIME_RE.sub(" ", sentence)
+    return (_COUNT_RE.search(counted) is not None and _HARM_RE.search(sentence) is not None
+            and _RESPONSE_RE.search(sentence) is None and not tells_detection(sentence))
 
 
 def tells_detection(sentence: str) -> bool:

@@ -130,3 +130,38 @@ def test_a_compound_that_says_what_a_thing_is_like_describes_it() -> None:
     from tasks.extract.subject_terms import describing
     assert describing("Catalyst-style") and describing("Redis-like")
     assert not describing("Catalyst") and not describing("read-only")
+
+
+STORY = """# Postmortem: tram tickets charged twice
+
+## Summary
+
+Ticket sales in the app failed for part of the morning.
+
+## What happened
+
+At 07:31 the payments database failed over to its replica. The sales service retried every
+unanswered charge, and 2,317 riders were charged twice for the same ticket. The team rolled the
+service back at 08:40 and refunded the 2,317 second charges by noon.
+
+## Action items
+
+- Make the charge idempotent per order (owner: Payments team)
+"""
+
+
+def test_a_story_sentence_that_counts_what_it_cost_is_an_impact() -> None:
+    said = _said(STORY)
+    assert ("Impact: The sales service retried every unanswered charge, and 2,317 riders were charged twice "
+            "for the same ticket.") in said, said
+    # what the responders did counts no cost
+    impacts = [text for text in said if text.startswith("Impact: ")]
+    assert not any("refunded" in text for text in impacts), impacts
+
+
+def test_cost_cues() -> None:
+    from tasks.extract.sentence_parts import tells_cost
+    assert tells_cost("The cost is estimated at EUR 38,000 in lost revenue.")
+    assert tells_cost("For three hours nobody could log in to the portal.")
+    assert not tells_cost("MediaLive failed over to pipeline 1, as designed.")
+    assert not tells_cost("On 2025-04-10 the team merged a change to the node group.")
