@@ -111,7 +111,12 @@ Told = tuple[str, int, int, int]
 
 def story_sentences(structure: Structure) -> list[Told]:
     """The sentences of the document's prose paragraphs, outside its timeline, tables, lists and
-    code, each with its lines and its paragraph's first line (read once per document)."""
+    code, each with its lines and its paragraph's first line (read once per document and shared
+    by its readers: a new list each call, the sentences built once)."""
+    return list(structure.remembered(_story_sentences))
+
+
+def _story_sentences(structure: Structure) -> tuple[Told, ...]:
     found: list[Told] = []
     for start, parts in prose_paragraphs(structure):
         if is_field_line(parts[0][1]) and plain_label(parts[0][1]) not in SPOKEN_SUMMARY_LABELS:
@@ -120,7 +125,7 @@ def story_sentences(structure: Structure) -> list[Told]:
             continue  # "This post-incident review is final; ... because so many of you were affected"
         found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)
                   if not sentence.endswith("?")]  # "Why did this change get merged?" asks
-    return found
+    return tuple(found)
 
 
 def explaining_sentences(
