@@ -116,7 +116,15 @@ from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_faq import question_answers, question_lines
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
-from tasks.extract.sentence_parts import MAX_COSTS, noticed_sentences, step_part, tells_cost, tells_loss
+from tasks.extract.sentence_parts import (
+    MAX_ACTS,
+    MAX_COSTS,
+    noticed_sentences,
+    step_part,
+    tells_cost,
+    tells_loss,
+)
+from tasks.extract.sentence_parts import response_part as acted_part
 from tasks.extract.status_postmortem import identified_containment, postmortem_parts
 from tasks.extract.status_updates import is_update_chrome, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
@@ -1000,7 +1008,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _cause_named_sections(structure, facts) + _labelled_parts(structure, facts)
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
     facts += _told(structure, facts)
-    facts += _noticed(structure, facts) + _costs(structure, facts)
+    facts += _noticed(structure, facts) + _costs(structure, facts) + _responses(structure, facts)
     if not told_cause:  # no part of its own: the story beside the summary tells it
         facts += _story_causes(structure, facts)
     return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
@@ -1371,6 +1379,27 @@ def _costs(structure: Structure, facts: list[ObservationFact]) -> list[Observati
         found.append(_fact("Impact", (shorten(text), first, last), "detail"))
         if len(found) == MAX_COSTS:
             break
+    return found
+
+
+def _responses(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of a review's story that tell what the responders did ("At 17:26 Tobias moved
+    all traffic to Fastly", "We took the dataset offline at 16:24"), at most MAX_ACTS, a
+    Resolution or a Mitigation each (a detail), unless a Resolution or a Mitigation holds it
+    already; not in the actions or the lessons, nor a sentence that explains why."""
+    said = [fact.text for fact in facts if fact.text.startswith(("Resolution: ", "Mitigation: "))]
+    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    not_story |= {n for section in find_sections(structure, _NOT_STORY)
+                  for n, _ in with_subsections(structure, section)}
+    found: list[ObservationFact] = []
+    for text, first, last, start in story_sentences(structure):
+        if start in not_story or tells_cause(text) or any(text in other for other in said):
+            continue
+        part = acted_part(text)
+        if part is not None:
+            found.append(_fact(part, (shorten(text), first, last), "detail"))
+            if len(found) == MAX_ACTS:
+                break
     return found
 
 

@@ -99,8 +99,44 @@ _RESPONSE_RE = re.compile(
     r"\b(?:rolled\s+\S+\s+back|rolled\s+back|requeued|replayed|refunded|rebooked|deleted|stopped|pushed|fixed"
     r"|corrected|repriced|restored|reverted|redrove|re-?ran|resent|recalled|paged|raised)\b"
     r"|^(?:at|by|around|from)\s+(?:about\s+)?\d{1,2}[:.]\d{2}\b", re.I)
+# What the responders did, told in the story: who acted ("we", "the on-call engineer", a person's
+# name), then a verb of doing in the past, at a clock time or as a first-person act ("At 17:26
+# Tobias moved all traffic to Fastly", "We republished the key", "The team paused the connector").
+_ACTOR = (r"(?:(?i:we|i|the\s+(?:on-?call(?:\s+(?:engineer|lead|DBA))?|team|incident\s+(?:lead|commander)"
+          r"|responders?|[\w-]+\s+team))|(?!The\b|That\b|This\b|It\b|From\b)[A-Z][a-z]+\s+[A-Z][a-z]+"
+          r"(?:\s+from\s+[A-Z][\w ]{1,40}?)?)")
+_ACTED_RE = re.compile(
+    r"^(?:(?i:at|by|around|from|on\s+\w+\s+at)\s+(?:about\s+)?\d{1,2}[:.]\d{2}(?:\s*[A-Z]{2,4})?,?\s+)?"
+    + _ACTOR + r"\s+(?:then\s+|also\s+|quickly\s+|finally\s+|manually\s+|first\s+)?"
+    r"(?!(?:noticed|saw|found|called|identified|reported|learned|learnt|decided|assumed|thought|expected|knew"
+    r"|had|merged|deployed|shipped|released|wrote|asked|agreed|spotted|emailed|posted|opened|declared|paged"
+    r"|escalated|needed|wanted|tried|started|changed|introduced|received|got|heard|spent|watched|began|enlisted"
+    r"|took\s+(?:incident|over|charge|command)|joined|suspected|followed|deleted\s+those)\b)"
+    r"(?P<verb>[a-z]+(?:ed|ew|ook|ut|ent|ove|an|ade|ound|ept|eft|ew)\b)")
+_CLOCK_RE = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
+_FIRST_PERSON_RE = re.compile(r"^(?:we|the\s+(?:on-?call|team|responders?))\b", re.I)
+_CONTAINS_RE = re.compile(r"\b(?:paused|halted|throttled|suspended|disabled|took\s+\S+(?:\s+\S+)?\s+offline"
+                          r"|stopped|blocked|switched\s+off|turned\s+off)\b", re.I)
+# ... a repair beside the containment makes the act the resolution ("paused the connector, grew the
+# volumes and replayed the missing orders")
+_REPAIRS_RE = re.compile(r"\b(?:replayed|restored|re-?sent|re-?ran|fixed|repaired|republished|redeployed"
+                         r"|rolled\s+(?:\S+\s+)?back|reverted|recreated|rebuilt)\b", re.I)
 MAX_NOTICED = 3
 MAX_COSTS = 3
+MAX_ACTS = 3
+
+
+def response_part(sentence: str) -> str | None:
+    """The part a story sentence tells of what the responders did: "Mitigation" for one that
+    contains the harm ("We took the dataset offline at 16:24"), "Resolution" for another act at
+    a clock time or in the first person ("We republished the key"); None for any other."""
+    match = _ACTED_RE.match(sentence)
+    if match is None or tells_detection(sentence):
+        return None
+    if not _CLOCK_RE.search(sentence) and not _FIRST_PERSON_RE.match(sentence):
+        return None
+    contained = _CONTAINS_RE.search(sentence) is not None and _REPAIRS_RE.search(sentence) is None
+    return "Mitigation" if contained else "Resolution"
 
 
 def tells_cost(sentence: str) -> bool:

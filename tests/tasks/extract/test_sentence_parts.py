@@ -165,3 +165,23 @@ def test_cost_cues() -> None:
     assert tells_cost("For three hours nobody could log in to the portal.")
     assert not tells_cost("MediaLive failed over to pipeline 1, as designed.")
     assert not tells_cost("On 2025-04-10 the team merged a change to the node group.")
+
+
+def test_what_the_responders_did_is_a_resolution_or_a_mitigation() -> None:
+    from tasks.extract.sentence_parts import response_part
+    assert response_part("We took the dataset offline at 16:24, 14 minutes after her email.") == "Mitigation"
+    assert response_part("We republished the key split into two strings.") == "Resolution"
+    assert response_part("At 17:26 Tobias Berg moved all traffic to the second CDN.") == "Resolution"
+    assert response_part("The team paused the connector and replayed the missing orders.") == "Resolution"
+    # what happened, who noticed, and what was decided are no acts of the response
+    assert response_part("The incident was declared at 15:02.") is None
+    assert response_part("At 16:10 a resident emailed the inbox to say her name was public.") is None
+    assert response_part("We noticed the backlog at 09:40.") is None
+    assert response_part("We decided to keep the old key.") is None
+
+
+def test_a_story_sentence_of_the_response_is_kept() -> None:
+    text = STORY.replace("The team rolled the\nservice back at 08:40 and refunded the 2,317 second charges by noon.",
+                         "We switched sales\nto the backup processor at 08:40.")
+    said = _said(text)
+    assert "Resolution: We switched sales to the backup processor at 08:40." in said, said
