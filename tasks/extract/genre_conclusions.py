@@ -119,6 +119,7 @@ from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.sentence_parts import (
     MAX_ACTS,
     MAX_COSTS,
+    names_lesson,
     noticed_sentences,
     step_part,
     tells_cost,
@@ -1009,6 +1010,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
     facts += _told(structure, facts)
     facts += _noticed(structure, facts) + _costs(structure, facts) + _responses(structure, facts)
+    facts += _named_lessons(structure, facts)
     if not told_cause:  # no part of its own: the story beside the summary tells it
         facts += _story_causes(structure, facts)
     return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
@@ -1403,6 +1405,16 @@ def _responses(structure: Structure, facts: list[ObservationFact]) -> list[Obser
     return found
 
 
+def _named_lessons(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The story's sentences that name a lesson as such ("Lesson for all of us: ..."), a Lesson
+    each (a detail), unless a Lesson holds the sentence already."""
+    said = [fact.text for fact in facts if fact.text.startswith("Lesson: ")]
+    return [_fact("Lesson", (shorten(text), first, last), "detail")
+            for text, first, last, _ in story_sentences(structure)
+            if ("esson" in text or "akeaway" in text or "oral" in text) and names_lesson(text)
+            and not any(text in other for other in said)][:MAX_COSTS]
+
+
 def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
     return {n for f in facts if f.text.startswith(f"{label}: ") for n in range(f.line_start, f.line_end + 1)}
 
@@ -1472,9 +1484,12 @@ def _actions(structure: Structure, *, sections_only: bool = False,
     if not sections_only:
         blocks += labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
         blocks += _owned_tables(structure)
-    for lines in blocks:
+    for index, lines in enumerate(blocks):
         lines = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
-        for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
+        items = [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]
+        if not items and index < len(sections) and not sections_only:
+            items = _told_actions(structure, lines)  # "First, ... Second, ...": told in paragraphs
+        for text, start, end in items:
             if start in seen:
                 continue  # a subsection's item, read with its parent section
             seen.add(start)
@@ -1482,6 +1497,21 @@ def _actions(structure: Structure, *, sections_only: bool = False,
             if len(facts) >= MAX_ACTIONS:
                 return facts
     return facts
+
+
+# A sentence that counts the changes off ("First, the cache is gone.", "Second, ...", "Finally, ...").
+_ORDINAL_RE = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally"
+                         r"|lastly)\b,?\s+\S", re.I)
+
+
+def _told_actions(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """The actions of a section that tells them in prose rather than in a list: each sentence
+    that counts a change off ("First, ...", "Second, ...") when two or more do (at most
+    MAX_ACTIONS); none when the prose counts nothing off (what it says is a report, not a list)."""
+    paragraphs = section_paragraphs(structure, lines, MAX_ACTIONS)
+    told = [(said, span[1], span[2]) for span in paragraphs for said, _, _ in sentences([(span[1], span[0])])]
+    counted = [span for span in told if _ORDINAL_RE.match(span[0])]
+    return counted if len(counted) >= 2 else []
 
 
 # A sentence that introduces the list of actions agreed ("Actions we agreed at the review on

@@ -121,6 +121,9 @@ _CONTAINS_RE = re.compile(r"\b(?:paused|halted|throttled|suspended|disabled|took
 # volumes and replayed the missing orders")
 _REPAIRS_RE = re.compile(r"\b(?:replayed|restored|re-?sent|re-?ran|fixed|repaired|republished|redeployed"
                          r"|rolled\s+(?:\S+\s+)?back|reverted|recreated|rebuilt)\b", re.I)
+# A sentence that names itself a lesson ("Lesson for all of us: an integration that receives
+# nothing must be treated as broken", "That is a lesson we take seriously: ...", "The takeaway: ...").
+_LESSON_RE = re.compile(r"\b(?:lessons?(?:\s+learn[et]d?)?|takeaways?|moral)\b[^.:;?]{0,50}:\s+\S", re.I)
 MAX_NOTICED = 3
 MAX_COSTS = 3
 MAX_ACTS = 3
@@ -137,6 +140,11 @@ def response_part(sentence: str) -> str | None:
         return None
     contained = _CONTAINS_RE.search(sentence) is not None and _REPAIRS_RE.search(sentence) is None
     return "Mitigation" if contained else "Resolution"
+
+
+def names_lesson(sentence: str) -> bool:
+    """Does the sentence name what follows its colon a lesson?"""
+    return _LESSON_RE.search(sentence) is not None
 
 
 def tells_cost(sentence: str) -> bool:

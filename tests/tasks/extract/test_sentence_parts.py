@@ -185,3 +185,34 @@ def test_a_story_sentence_of_the_response_is_kept() -> None:
                          "We switched sales\nto the backup processor at 08:40.")
     said = _said(text)
     assert "Resolution: We switched sales to the backup processor at 08:40." in said, said
+
+
+CHANGES = """# What happened to sign-in on 14 May
+
+On 14 May between 07:10 and 08:05 sign-in to the booking app failed for every customer after a
+key rotation. Lesson for all of us: a key rotation must keep the old key until every token has
+expired.
+
+## What we are changing
+
+First, the custom key cache in the booking service is gone.
+
+Second, the realm module keeps the previous key as a passive key.
+
+Finally, the sign-in alert pages on a drop in successful sign-ins.
+"""
+
+
+def test_changes_counted_off_in_prose_are_action_items_and_a_named_lesson_a_lesson() -> None:
+    said = _said(CHANGES)
+    actions = [text for text in said if text.startswith("Action item: ")]
+    assert actions == ["Action item: First, the custom key cache in the booking service is gone.",
+                       "Action item: Second, the realm module keeps the previous key as a passive key.",
+                       "Action item: Finally, the sign-in alert pages on a drop in successful sign-ins."], said
+    assert ("Lesson: Lesson for all of us: a key rotation must keep the old key until every token has "
+            "expired.") in said, said
+
+
+def test_prose_that_counts_nothing_off_gives_no_action_items() -> None:
+    text = CHANGES.replace("First, the", "The").replace("Second, the", "The").replace("Finally, the", "The")
+    assert not any(said.startswith("Action item: ") for said in _said(text))
