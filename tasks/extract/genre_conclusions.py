@@ -48,6 +48,8 @@ from tasks.extract.genre_parts import (
 )
 from tasks.extract.genre_prose import (
     SPOKEN_SUMMARY_LABELS,
+    bold_label,
+    bold_labelled_paragraphs,
     cause_sentence,
     impact_sentence,
     labelled,
@@ -990,7 +992,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     facts += [_fact(label, found, "conclusion") for label, keys in _POSTMORTEM_PARTS[1:]
               for found in [*plain_labelled_paragraphs(structure, frozenset(keys)),
-                            *labelled_items(structure, frozenset(keys))] if found[1] not in read]
+                            *labelled_items(structure, frozenset(keys)),
+                            *bold_labelled_paragraphs(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     # (kept beside a write-up's own part: the Identified update names the cause as found that day)
     kept = {fact.text for fact in facts}
@@ -1447,7 +1450,8 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
     while len(found) < _MORE_PARAGRAPHS:
         paragraph = window_paragraph(lines, structure.code_content)
         first = dict(lines).get(paragraph[1], "") if paragraph else ""
-        if paragraph is None or plain_label(first) in _PART_KEYS or _field_item(first):
+        if (paragraph is None or plain_label(first) in _PART_KEYS or bold_label(first) in _PART_KEYS
+                or _field_item(first)):
             break  # "Root cause: ..." / "Impact: High" after a Five whys list: another part
         if len(paragraph[0].split()) < _MIN_MORE_WORDS:
             break  # an e-mail's sign-off ("Ana") or a bare label after the part: not more of it

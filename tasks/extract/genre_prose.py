@@ -227,6 +227,33 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
     return found
 
 
+def bold_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
+    """Each paragraph led by a bold label that is one of `keys` and then a sentence (`**Cause:**
+    the tail job republished the manifest ...`), without the label."""
+    lines = structure.by_number
+    found: list[LineSpan] = []
+    for index in sorted(structure.holding("**", "__")):
+        number, first = structure.visible[index]
+        match = _LABEL_RE.match(first)
+        if match is None or section_key(match["label"]) not in keys or not match["text"].strip():
+            continue
+        end = next((e for s, e in structure.paragraphs if s == number), None)
+        if end is None:
+            continue  # a label inside a paragraph, a list item's: not a paragraph of its own
+        last = min(end, number + MAX_SPAN_LINES - 1)
+        rest = (lines.get(n, "").strip() for n in range(number + 1, last + 1))
+        text = plain_text(joined_lines([match["text"], *rest]))
+        if len(text.split()) >= _MIN_SENTENCE_WORDS:
+            found.append((shorten(text), number, last))
+    return found
+
+
+def bold_label(line: str) -> str | None:
+    """The key of the bold label a line opens with (`**Resolution:** ...` -> "resolution")."""
+    match = _LABEL_RE.match(line) if "**" in line or "__" in line else None
+    return section_key(match["label"]) if match else None
+
+
 def run_in_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
     """Each paragraph led by a run-in label in emphasis that is one of `keys` (`*Purpose.* The
     only writer of permit records ...`), without the label."""

@@ -103,3 +103,25 @@ Cordon it, then wait for its matches to end.
 def test_a_rule_an_faq_answer_states_among_other_sentences_is_kept() -> None:
     said = _said(FAQ)
     assert "Constraint: Do not edit the fleet's replicas by hand." in said, said
+
+
+WRITE_UP = """# Incident: patch downloads stalled
+
+## What happened
+
+Patch 4.2 went out at 12:00 UTC and downloads stopped at 99 % for many players on PC.
+
+**Cause:** the tail job republished the manifest under the same URL without a cache purge.
+
+**Impact:** for four hours about 38 % of PC players could not finish the patch and could not play.
+
+**Resolution:** we rolled the cache change back and published a new manifest under a new URL.
+"""
+
+
+def test_a_bold_labelled_part_inside_another_part_is_read_and_ends_the_part_before_it() -> None:
+    said = _said(WRITE_UP)
+    assert "Cause: the tail job republished the manifest under the same URL without a cache purge." in said, said
+    # the paragraph after an Impact is no more of the Impact when a bold label names another part
+    assert not any(text.startswith("Impact: Resolution:") for text in said), said
+    assert not any(text.startswith("Cause: Impact:") for text in said), said
