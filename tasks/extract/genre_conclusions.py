@@ -1009,11 +1009,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                 facts.append(_fact(label, found, "conclusion"))
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
-    facts += _cause_named_sections(structure, facts) + _labelled_parts(structure, facts)
-    facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
-    facts += _told(structure, facts)
-    facts += _noticed(structure, facts) + _costs(structure, facts) + _responses(structure, facts)
-    facts += _named_lessons(structure, facts)
+    for story_reader in _STORY_READERS:  # each reads beside what the readers before it found
+        facts += story_reader(structure, facts)
     if not told_cause:  # no part of its own: the story beside the summary tells it
         facts += _story_causes(structure, facts)
     return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
@@ -1416,6 +1413,12 @@ def _named_lessons(structure: Structure, facts: list[ObservationFact]) -> list[O
             for text, first, last, _ in story_sentences(structure)
             if ("esson" in text or "akeaway" in text or "oral" in text) and names_lesson(text)
             and not any(text in other for other in said)][:MAX_COSTS]
+
+
+# The readers of what a review states outside its parts' own sections, in the order they run.
+_STORY_READERS: tuple[Callable[[Structure, list[ObservationFact]], list[ObservationFact]], ...] = (
+    _cause_named_sections, _labelled_parts, _contributing_factors, _what_went_wrong, _told, _noticed, _costs,
+    _responses, _named_lessons)
 
 
 def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
