@@ -49,9 +49,12 @@ from tasks.extract.genre_parts import (
 )
 from tasks.extract.genre_prose import (
     SPOKEN_SUMMARY_LABELS,
+    bold_label,
+    bold_labelled_paragraphs,
     cause_sentence,
     impact_sentence,
     labelled,
+    labelled_blocks,
     labelled_items,
     labelled_lists,
     labelled_paragraph,
@@ -61,6 +64,7 @@ from tasks.extract.genre_prose import (
     prose_paragraphs,
     run_in_paragraphs,
     sentences,
+    timeline_lines,
 )
 from tasks.extract.genre_text import (
     CHECKBOX_ITEM_RE,
@@ -112,8 +116,19 @@ from tasks.extract.incident_prose import (
 from tasks.extract.model import CUT_MARK, MAX_OBSERVATION_CHARS, LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
+from tasks.extract.runbook_faq import question_answers, question_lines
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
+from tasks.extract.sentence_parts import (
+    MAX_ACTS,
+    MAX_COSTS,
+    names_lesson,
+    noticed_sentences,
+    step_part,
+    tells_cost,
+    tells_loss,
+)
+from tasks.extract.sentence_parts import response_part as acted_part
 from tasks.extract.status_postmortem import identified_containment, postmortem_parts
 from tasks.extract.status_updates import is_update_chrome, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
@@ -1018,7 +1033,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     facts += [_fact(label, found, "conclusion") for label, keys in _POSTMORTEM_PARTS[1:]
               for found in [*plain_labelled_paragraphs(structure, frozenset(keys)),
-                            *labelled_items(structure, frozenset(keys))] if found[1] not in read]
+                            *labelled_items(structure, frozenset(keys)),
+                            *bold_labelled_paragraphs(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     # (kept beside a write-up's own part: the Identified update names the cause as found that day)
     kept = {fact.text for fact in facts}
@@ -1034,8 +1050,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                 facts.append(_fact(label, found, "conclusion"))
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
-    facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
-    facts += _told(structure, facts)
+    for story_reader in _STORY_READERS:  # each reads beside what the readers before it found
+        facts += story_reader(structure, facts)
     if not told_cause:  # no part of its own: the story beside the summary tells it
         facts += _story_causes(structure, facts)
     return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
@@ -1159,6 +1175,39 @@ def _confirmed_causes(structure: Structure) -> list[ObservationFact]:
             if own and _CONFIRMED_CAUSE_RE.search(" ".join(line for _, line in own).rstrip()):
                 facts.append(_fact("Cause", (text, start, max(end, own[-1][0])), "conclusion"))
     return facts
+
+
+def _labelled_parts(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The parts a plain-text review names by a label alone on its line ("Root cause analysis:"
+    in a bug tracker's comment, "Impact:" in an e-mail, over the paragraphs that tell it): its
+    first paragraph a conclusion, the next two details; lines another part holds are not read."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for label, keys in _POSTMORTEM_PARTS[1:]:
+        for _, paragraphs in labelled_blocks(structure, frozenset(keys), _MORE_PARAGRAPHS):
+            found += [_fact(label, span, "conclusion" if index == 0 else "detail")
+                      for index, span in enumerate(paragraphs) if span[1] not in read]
+    return found
+
+
+# A heading that names the cause as such ("Probable Cause", "Root cause", "Most probable cause").
+_CAUSE_HEADING_RE = re.compile(r"\bcauses?\b")
+
+
+def _cause_named_sections(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The first paragraph of each section of the Cause part whose heading names the cause,
+    when another section was read as the cause (an accident report's "Analysis" before its
+    "Probable Cause"): a cause stated under its own name is always kept."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    cause_keys = frozenset(dict(_POSTMORTEM_PARTS)["Cause"])
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, cause_keys):
+        if not _CAUSE_HEADING_RE.search(section_key(structure.title(section))):
+            continue
+        paragraph = section_paragraph(structure, section)
+        if paragraph is not None and not any(n in read for n in range(paragraph[1], paragraph[2] + 1)):
+            found.append(_fact("Cause", paragraph, "conclusion"))
+    return found
 
 
 def _decision_lines(structure: Structure) -> list[ObservationFact]:
@@ -1339,6 +1388,80 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
 
 
+def _noticed(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of a review's prose and list items, in whatever part, that tell how the
+    incident was noticed or that nothing noticed it ("Nobody was paged; the first signal was a
+    user" under "What didn't go so well"): a Detection each (a detail), unless a Detection holds
+    it already; not in the timeline (read by its entries) or the actions (what will be built)."""
+    said = [fact.text for fact in facts if fact.text.startswith("Detection: ")]
+    skipped = timeline_lines(structure) | {n for section in _action_sections(structure)
+                                           for n, _ in with_subsections(structure, section)}
+    told = [(text, first, last) for text, first, last, _ in story_sentences(structure)]
+    for section in structure.sections:
+        lines = [(n, line) for n, line in structure.lines(section) if n not in skipped]
+        told += [sentence for text, start, _ in list_items(lines, limit=MAX_ACTIONS)
+                 for sentence in sentences([(start, text)])]
+    told = sorted(span for span in told if span[1] not in skipped)
+    return [_fact("Detection", span, "detail") for span in noticed_sentences(told)
+            if not any(span[0] in text for text in said)]
+
+
+def _costs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of a review's story that count what the incident cost ("612 students were
+    paid twice", "The cost is estimated at EUR 38,000 in lost revenue"), at most MAX_COSTS, an
+    Impact each (a detail), unless an Impact holds the sentence already; not in the timeline,
+    the actions or the lessons, nor a sentence read as its cause."""
+    said = [fact.text for fact in facts if fact.text.startswith(("Impact: ", "Cause: "))]
+    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    not_story |= {n for section in find_sections(structure, _NOT_STORY)
+                  for n, _ in with_subsections(structure, section)}
+    found: list[ObservationFact] = []
+    for text, first, last, start in story_sentences(structure):
+        if start in not_story or not tells_cost(text) or any(text in other for other in said):
+            continue
+        found.append(_fact("Impact", (shorten(text), first, last), "detail"))
+        if len(found) == MAX_COSTS:
+            break
+    return found
+
+
+def _responses(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of a review's story that tell what the responders did ("At 17:26 Tobias moved
+    all traffic to Fastly", "We took the dataset offline at 16:24"), at most MAX_ACTS, a
+    Resolution or a Mitigation each (a detail), unless a Resolution or a Mitigation holds it
+    already; not in the actions or the lessons, nor a sentence that explains why."""
+    said = [fact.text for fact in facts if fact.text.startswith(("Resolution: ", "Mitigation: "))]
+    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    not_story |= {n for section in find_sections(structure, _NOT_STORY)
+                  for n, _ in with_subsections(structure, section)}
+    found: list[ObservationFact] = []
+    for text, first, last, start in story_sentences(structure):
+        if start in not_story or tells_cause(text) or any(text in other for other in said):
+            continue
+        part = acted_part(text)
+        if part is not None:
+            found.append(_fact(part, (shorten(text), first, last), "detail"))
+            if len(found) == MAX_ACTS:
+                break
+    return found
+
+
+def _named_lessons(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The story's sentences that name a lesson as such ("Lesson for all of us: ..."), a Lesson
+    each (a detail), unless a Lesson holds the sentence already."""
+    said = [fact.text for fact in facts if fact.text.startswith("Lesson: ")]
+    return [_fact("Lesson", (shorten(text), first, last), "detail")
+            for text, first, last, _ in story_sentences(structure)
+            if ("esson" in text or "akeaway" in text or "oral" in text) and names_lesson(text)
+            and not any(text in other for other in said)][:MAX_COSTS]
+
+
+# The readers of what a review states outside its parts' own sections, in the order they run.
+_STORY_READERS: tuple[Callable[[Structure, list[ObservationFact]], list[ObservationFact]], ...] = (
+    _cause_named_sections, _labelled_parts, _contributing_factors, _what_went_wrong, _told, _noticed, _costs,
+    _responses, _named_lessons)
+
+
 def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
     return {n for f in facts if f.text.startswith(f"{label}: ") for n in range(f.line_start, f.line_end + 1)}
 
@@ -1371,7 +1494,8 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
     while len(found) < _MORE_PARAGRAPHS:
         paragraph = window_paragraph(lines, structure.code_content)
         first = dict(lines).get(paragraph[1], "") if paragraph else ""
-        if paragraph is None or plain_label(first) in _PART_KEYS or _field_item(first):
+        if (paragraph is None or plain_label(first) in _PART_KEYS or bold_label(first) in _PART_KEYS
+                or _field_item(first)):
             break  # "Root cause: ..." / "Impact: High" after a Five whys list: another part
         if len(paragraph[0].split()) < _MIN_MORE_WORDS:
             break  # an e-mail's sign-off ("Ana") or a bare label after the part: not more of it
@@ -1408,9 +1532,12 @@ def _actions(structure: Structure, *, sections_only: bool = False,
     if not sections_only:
         blocks += labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
         blocks += _owned_tables(structure)
-    for lines in blocks:
+    for index, lines in enumerate(blocks):
         lines = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
-        for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
+        items = [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]
+        if not items and index < len(sections) and not sections_only:
+            items = _told_actions(structure, lines)  # "First, ... Second, ...": told in paragraphs
+        for text, start, end in items:
             if start in seen:
                 continue  # a subsection's item, read with its parent section
             seen.add(start)
@@ -1418,6 +1545,21 @@ def _actions(structure: Structure, *, sections_only: bool = False,
             if len(facts) >= MAX_ACTIONS:
                 return facts
     return facts
+
+
+# A sentence that counts the changes off ("First, the cache is gone.", "Second, ...", "Finally, ...").
+_ORDINAL_RE = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth(?:ly)?|finally"
+                         r"|lastly)\b,?\s+\S", re.I)
+
+
+def _told_actions(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """The actions of a section that tells them in prose rather than in a list: each sentence
+    that counts a change off ("First, ...", "Second, ...") when two or more do (at most
+    MAX_ACTIONS); none when the prose counts nothing off (what it says is a report, not a list)."""
+    paragraphs = section_paragraphs(structure, lines, MAX_ACTIONS)
+    told = [(said, span[1], span[2]) for span in paragraphs for said, _, _ in sentences([(span[1], span[0])])]
+    counted = [span for span in told if _ORDINAL_RE.match(span[0])]
+    return counted if len(counted) >= 2 else []
 
 
 # A sentence that introduces the list of actions agreed ("Actions we agreed at the review on
@@ -1571,19 +1713,92 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
     facts += _use_when(structure, facts)
     facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
-    facts += _checklist_steps(structure, facts)
+    facts += _checklist_steps(structure, facts) + _faq_pairs(structure, facts)
     if not stages:
         facts += _case_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
-    facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
+    asked = {number for number, _ in question_lines(structure)}  # a question states no rule
+    facts += _table_fixes(structure) + [fact for fact in _constraints(structure, imperatives=True)
+                                        if fact.line_start not in asked]
     window = _window_rules(structure)
     facts = [fact for fact in facts if not any(_within(fact, rule) for rule in window)] + window
     facts += _fallback_steps(structure, facts)
     used_when = _use_this_page(structure, facts)  # "Use this page when patrons cannot ...": no rule
     said = {fact.text.removeprefix("Summary: ") for fact in used_when}
     facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
-    return facts + _stated_rules(structure, facts)
+    return facts + _stated_rules(structure, facts) + _sentence_parts(facts)
+
+
+# The parts whose sentences are read again for the part each tells: a step's (a check, a
+# hand-over) and the alert's meaning (what the people served lose).
+_STEP_LABELS = ("Mitigation: ", "Resolution: ", "Procedure: ")
+_TOLD_LABELS = ("Meaning: ", "Alert: ", "Summary: ")
+
+
+def _sentence_parts(facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of a runbook's steps that check or hand over ("Check the lag first", "If it
+    persists, hand over to the Storage team": Diagnosis, Escalation) and of its meaning that tell
+    what the people it serves lose ("Analysts will not see new runs": Impact), each a detail
+    beside the part its heading named, unless that part holds the sentence already."""
+    held = {fact.text for fact in facts}
+    found: list[ObservationFact] = []
+    for fact in facts:
+        steps = fact.text.startswith(_STEP_LABELS)
+        if not steps and not fact.text.startswith(_TOLD_LABELS):
+            continue
+        # (a list kept as one text joins its items with "; ": each item is read apart)
+        items = _JOINED_ITEMS_RE.split(fact.text.split(": ", 1)[1])
+        for said, _, _ in [told for item in items for told in sentences([(fact.line_start, item)])]:
+            part = (step_part(said) or _told_part(said)) if steps else "Impact" if tells_loss(said) else None
+            if part is not None and not any(other.startswith(f"{part}: ") and said in other
+                                            for other in held):
+                found.append(_fact(part, (said, fact.line_start, fact.line_end), "detail"))
+                held.add(f"{part}: {said}")
+    return found
+
+
+# A question that asks who owns or answers for what ("Who owns what?", "Who is responsible for X?").
+_WHO_OWNS_RE = re.compile(r"^who\s+(?:owns|is\s+responsible|looks\s+after|runs|supports|is\s+on\s+call)\b",
+                          re.I)
+
+
+def _faq_pairs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """An operations FAQ's Q/A pairs (tasks/extract/runbook_faq.py): each answer's first paragraph
+    with its question, as an FAQ's how-to answer is read (a Procedure); the items of an answer to
+    "Who owns what?" a Responsibility each; the later sentences of an answer that check, hand
+    over or name the likely cause (sentence_parts.step_part). Lines another part holds are not
+    read twice."""
+    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for question, _, answer in question_answers(structure):
+        lines = [(n, line) for n, line in clean_lines(answer) if n not in held]
+        items = list_items(lines, limit=_MAX_STEPS)
+        if _WHO_OWNS_RE.match(question) and items:
+            found += [_fact("Responsibility", item, "conclusion") for item in items]
+            continue
+        opening = window_paragraph(lines, structure.code_content)
+        if opening is None:
+            continue
+        text, first, last = opening
+        asked = question if question.endswith(("?", ".", "!")) else f"{question}?"
+        found.append(_fact("Procedure", (shorten(f"{asked} {text}"), first, last), "conclusion"))
+        for span in section_paragraphs(structure, [(n, line) for n, line in lines if n > last], _MAX_STEPS):
+            told = sentences([(span[1], span[0])])
+            found += [_fact(part, (said, span[1], span[2]), "detail") for said, _, _ in told
+                      if (part := step_part(said) or _told_part(said)) is not None]
+    return found
+
+
+_JOINED_ITEMS_RE = re.compile(r"(?<=[.!?:]);\s+")
+_GO_TO_RE = re.compile(r"^(?:go|continue|skip)\s+(?:on\s+)?(?:to|with)\s+step\b", re.I)
+
+
+def _told_part(sentence: str) -> str | None:
+    """A step's sentence that escalates or says what a reading means (runbook_checklist.part_of);
+    not a bare pointer to another step ("Go to step 9")."""
+    part = part_of(sentence)
+    return part if part in {"Escalation", "Diagnosis"} and not _GO_TO_RE.match(sentence) else None
 
 
 def _within(fact: ObservationFact, rule: ObservationFact) -> bool:

@@ -209,10 +209,18 @@ def _page_fields(found: list[HeaderField]) -> list[HeaderField]:
 def _without_doubled_steps(facts: list[ObservationFact]) -> list[ObservationFact]:
     """A procedure's step that also states a constraint ("4. Scale the workers back; they must
     all be ready before you go on") is kept once, as the step: a constraint read from lines a
-    step already holds is dropped."""
-    steps = [(f.line_start, f.line_end) for f in facts if f.text.startswith(_STEP_LABEL)]
+    step already holds is dropped, unless the step says much more than the rule (an FAQ's answer
+    of several sentences, one of them "Do not edit the replicas by hand")."""
+    steps = [(f.line_start, f.line_end, len(f.text) - len(_STEP_LABEL)) for f in facts
+             if f.text.startswith(_STEP_LABEL)]
     return [f for f in facts if f.kind != "constraint"
-            or not any(start <= f.line_start and f.line_end <= end for start, end in steps)]
+            or not any(start <= f.line_start and f.line_end <= end
+                       and _MORE * (len(f.text) - len(_RULE_LABEL)) >= 2 * size
+                       for start, end, size in steps)]
+
+
+_MORE = 3  # a step over one and a half times as long as a rule it holds says more than the rule
+_RULE_LABEL = "Constraint: "
 
 
 _STEP_LABEL = "Procedure: "

@@ -143,6 +143,40 @@ _PART_NAME_LINE_RE = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,2}\.?[ \t]+)?(?P<name>[A-Z][A-Za-z'-]*(?:[ \t][A-Za-z'-]+){0,4})[ \t]*$")
 
 
+# A label alone on its line, closed by a colon, over the paragraphs it names ("Root cause
+# analysis:" in a bug tracker's comment or a plain-text e-mail).
+_ALONE_LABEL_RE = re.compile(r"^(?P<name>[A-Z][A-Za-z'/-]*(?:[ \t][A-Za-z'/-]+){0,4})[ \t]*:[ \t]*$")
+
+
+def labelled_blocks(structure: Structure, keys: frozenset[str],
+                    more: int) -> list[tuple[str, list[LineSpan]]]:
+    """The paragraphs under each label alone on its line that names a part in `keys`
+    ("Root cause analysis:" over a blank line and three paragraphs), with the key: the first
+    paragraph and at most `more` after it, up to a blank-line-isolated line (another label, a
+    comment's header) or a thematic break."""
+    lines = structure.visible
+    found: list[tuple[str, list[LineSpan]]] = []
+    for index in sorted(structure.holding(":")):
+        number, line = lines[index]
+        match = _ALONE_LABEL_RE.match(line) if line.rstrip().endswith(":") else None
+        if match is None or number in structure.heading_lines or section_key(match["name"]) not in keys:
+            continue
+        block: list[tuple[int, str]] = []
+        for later, text in lines[index + 1 : index + 1 + 4 * MAX_SPAN_LINES]:
+            if (later in structure.heading_lines or text.strip() in {"---", "***", "___"}
+                    or _ALONE_LABEL_RE.match(text)):
+                break
+            block.append((later, text))
+        paragraphs: list[LineSpan] = []
+        rest = clean_lines(block)
+        while len(paragraphs) <= more and (found_one := window_paragraph(rest, structure.code_content)):
+            paragraphs.append(found_one)
+            rest = [(n, text) for n, text in rest if n > found_one[2]]
+        if paragraphs:
+            found.append((section_key(match["name"]), paragraphs))
+    return found
+
+
 def named_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
     """The first paragraph under each plain line, at the margin and alone between blank lines,
     that is only the name of a part in `keys` (not a markdown heading)."""
@@ -191,6 +225,33 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
         if len(text.split()) >= _MIN_SENTENCE_WORDS:
             found.append((shorten(text), start, last))
     return found
+
+
+def bold_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
+    """Each paragraph led by a bold label that is one of `keys` and then a sentence (`**Cause:**
+    the tail job republished the manifest ...`), without the label."""
+    lines = structure.by_number
+    found: list[LineSpan] = []
+    for index in sorted(structure.holding("**", "__")):
+        number, first = structure.visible[index]
+        match = _LABEL_RE.match(first)
+        if match is None or section_key(match["label"]) not in keys or not match["text"].strip():
+            continue
+        end = next((e for s, e in structure.paragraphs if s == number), None)
+        if end is None:
+            continue  # a label inside a paragraph, a list item's: not a paragraph of its own
+        last = min(end, number + MAX_SPAN_LINES - 1)
+        rest = (lines.get(n, "").strip() for n in range(number + 1, last + 1))
+        text = plain_text(joined_lines([match["text"], *rest]))
+        if len(text.split()) >= _MIN_SENTENCE_WORDS:
+            found.append((shorten(text), number, last))
+    return found
+
+
+def bold_label(line: str) -> str | None:
+    """The key of the bold label a line opens with (`**Resolution:** ...` -> "resolution")."""
+    match = _LABEL_RE.match(line) if "**" in line or "__" in line else None
+    return section_key(match["label"]) if match else None
 
 
 def run_in_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:

@@ -136,23 +136,33 @@ def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:
     for index, section in enumerate(structure.sections[1:]):
         if index == 0 and section.level == 1:
             continue  # the title ("# Proposal: Go should have generics")
-        key, base, about = _heading_keys(structure.title(section))
-        if key in keys or base in keys or about in keys:
+        key, base, about, noun = _heading_keys(structure.title(section))
+        if key in keys or base in keys or about in keys or noun in keys:
             found.append(section)
     return found
 
 
 @lru_cache(maxsize=4096)  # pure; every genre reader asks for its sections by the same headings
-def _heading_keys(title: str) -> tuple[str, str, str]:
-    """The keys a heading is found by: its section key, the key without an aside, and that
-    without what it is about."""
+def _heading_keys(title: str) -> tuple[str, str, str, str]:
+    """The keys a heading is found by: its section key, the key without an aside, that
+    without what it is about, and that as the part's noun ("Mitigate" -> "mitigation",
+    "Escalate to" -> "escalation")."""
     key = section_key(title)
     # "why did it happen? (5 whys)" -> "why did it happen"
     # "alert - what you are looking at" -> "alert": what follows a spaced dash says what it is about
     base = _ASIDE_SPLIT_RE.split(key, maxsplit=1)[0].strip().rstrip("?.! ")
-    return key, base, _ABOUT_RE.split(base, maxsplit=1)[0]
+    about = _ABOUT_RE.split(base, maxsplit=1)[0]
+    bare = _TRAILING_PREPOSITION_RE.sub("", about)
+    return key, base, about, _PART_NOUNS.get(bare, bare)
 
 
+# A heading's verb for a part, as the part's noun: the templates name the part, writers the act.
+_PART_NOUNS = {"mitigate": "mitigation", "escalate": "escalation", "diagnose": "diagnosis",
+               "resolve": "resolution", "detect": "detection", "remediate": "remediation",
+               "investigate": "investigation", "recover": "recovery", "verify": "verification",
+               "validate": "validation", "roll back": "rollback"}
+# "Escalate to", "Who to call for": the preposition waits for what the heading leaves out.
+_TRAILING_PREPOSITION_RE = re.compile(r"\s+(?:to|for|on|of|with)$")
 _ASIDE_SPLIT_RE = re.compile(r"\s*[(:\[]|\s[-–—]\s")  # what a heading adds after its name
 # What a heading is about after its part's name: "impact on customers", "root cause of the outage".
 _ABOUT_RE = re.compile(r" (?:on|of|for|to) ")

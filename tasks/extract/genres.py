@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tasks.extract.runbook_faq import MIN_QUESTIONS, questions
 from tasks.extract.runbook_steps import MIN_HOW_QUESTIONS, how_questions
 from tasks.extract.runbook_tables import has_troubleshooting_table
 from tasks.extract.status_text import without_status_macros
@@ -82,7 +83,7 @@ _PROPOSAL_META = frozenset(
     superseded-by see-also replaces editor kep-number tep-number rfc-pr start-date
     discussions-to post-history python-version""".split()
 )
-_ANY_PAGE_META = frozenset({"last updated", "last-updated"})
+_ANY_PAGE_META = frozenset({"last updated", "last-updated", "see also", "see-also"})
 _PROPOSAL_FIELDS = frozenset(
     {"start date", "rfc pr", "rust issue", "created", "last updated", "last update",
      "discussion at", "discussions-to", "pep", "post-history", "feature name", "authors",
@@ -651,6 +652,8 @@ def _body_signs(structure: Structure) -> dict[str, int]:
         signs[RUNBOOK] = 3
     if how_questions(structure) >= MIN_HOW_QUESTIONS:  # an FAQ: "How do I add a broker?"
         signs[RUNBOOK] = 3
+    elif questions(structure) >= MIN_QUESTIONS:  # an FAQ of Q/A pairs: worth one, an operations
+        signs[RUNBOOK] = 1                        # FAQ's title or sections say the rest
     if radar_rings(structure) >= 3:  # a technology radar: Adopt / Trial / Assess / Hold
         signs[ARCHITECTURE] = 3
     if _system_questions(structure) >= 3:  # a system's page as questions: "What does it do?"
@@ -771,7 +774,16 @@ def _sign_key(key: str) -> str:
     words = key.split()
     if len(words) >= 2 and words[-1] in _SUFFIX_SIGNS:
         return words[-1]
+    if len(words) >= 2 and words[-1] in _QUALIFIERS and key not in _ALL_SIGNS:
+        base = " ".join(words[:-1])  # "Mitigation summary", "Escalation steps": the part they qualify
+        return base if base in _ALL_SIGNS else key
     return key
+
+
+# Words a heading adds after a part's name to say how it is told ("Mitigation summary", "Impact
+# details", "Escalation steps", "Resolution notes"): the heading is that part.
+_QUALIFIERS = frozenset({"summary", "details", "notes", "steps", "overview", "section", "process"})
+_ALL_SIGNS = frozenset(sign for signs in _SECTION_SIGNS.values() for sign in signs)
 
 
 def _looks_like_alert(title: str) -> bool:

@@ -111,7 +111,12 @@ Told = tuple[str, int, int, int]
 
 def story_sentences(structure: Structure) -> list[Told]:
     """The sentences of the document's prose paragraphs, outside its timeline, tables, lists and
-    code, each with its lines and its paragraph's first line (read once per document)."""
+    code, each with its lines and its paragraph's first line (read once per document and shared
+    by its readers: a new list each call, the sentences built once)."""
+    return list(structure.remembered(_story_sentences))
+
+
+def _story_sentences(structure: Structure) -> tuple[Told, ...]:
     found: list[Told] = []
     for start, parts in prose_paragraphs(structure):
         if is_field_line(parts[0][1]) and plain_label(parts[0][1]) not in SPOKEN_SUMMARY_LABELS:
@@ -120,7 +125,7 @@ def story_sentences(structure: Structure) -> list[Told]:
             continue  # "This post-incident review is final; ... because so many of you were affected"
         found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)
                   if not sentence.endswith("?")]  # "Why did this change get merged?" asks
-    return found
+    return tuple(found)
 
 
 def explaining_sentences(
@@ -129,8 +134,36 @@ def explaining_sentences(
     """The story's sentences (outside the paragraphs `skipped` opens) that explain why it
     happened, at most MAX_CAUSES; in the `summary` lines only a "because" / "caused by" one."""
     return _spans([told for told in story if told[3] not in skipped and not _NOT_CAUSE_RE.search(told[0])
-                   and (_BECAUSE_RE.search(told[0]) or (told[1] not in summary and _SO_RE.search(told[0])))
+                   and not _RUN_IN_PART_RE.match(told[0]) and not _ABOUT_THE_WRITE_UP_RE.search(told[0])
+                   and (_BECAUSE_RE.search(told[0]) or _SO_RE.search(told[0])
+                        and (told[1] not in summary or not _BROKE_FIRST_RE.match(told[0]))
+                        or told[1] in summary and _tells_change(told[0]))
                    ])[:MAX_CAUSES]
+
+
+# A sentence about the write-up itself ("This is about the rights check, so it is mine to write
+# up", "I am writing this because ..."): why it was written, not why it broke.
+_ABOUT_THE_WRITE_UP_RE = re.compile(
+    r"\bwrite(?:-|\s)?(?:it\s+)?up\b|\bwriting\s+(?:this|it)\b"
+    r"|\bthis\s+(?:post|note|e-?mail|message|write-?up)\b", re.I)
+# A summary's "X, so Y" whose X is the outage itself ("The API was down for two hours, so users
+# could not log in") tells what the failure did, not why: X opens with a failure of its own.
+_BROKE_FIRST_RE = re.compile(
+    r"^(?:for\s+[^,]{1,40},\s+)?[^,;]{1,80}?\b(?:was|were)\s+(?:down|unavailable|offline|degraded|broken|slow)\b",
+    re.I)
+# A summary sentence that dates the failure from a change ("... failed on every file after a
+# dependency upgrade", "timed out after a model deployment") or says what the change made the
+# system do ("A new model release made every scoring call take longer than ..."): its cause.
+_AFTER_CHANGE_RE = re.compile(
+    r"\bafter\s+(?:a|an|the|our|its|their|this)\s+(?:[\w.-]+\s+){0,3}?(?:upgrade|update|deploy(?:ment)?|release"
+    r"|change|migration|roll-?out|rotation|patch|config(?:uration)?\s+change)\b", re.I)
+def _tells_change(sentence: str) -> bool:
+    return _AFTER_CHANGE_RE.search(sentence) is not None or _MADE_RE.search(sentence) is not None
+
+
+_MADE_RE = re.compile(
+    r"\bmade\s+(?:every|all|each|the|our|its|it|them|[A-Z][\w-]*)\b[^.;]{0,60}?\b(?:take|fail|return|mark|drop"
+    r"|reject|skip|stop|time\s+out|retry|crash|hang|wait|lose|go)\b", re.I)
 
 
 def trigger_sentence(story: list[Told], skipped: AbstractSet[int]) -> LineSpan | None:

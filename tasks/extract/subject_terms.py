@@ -392,10 +392,16 @@ def _plain_plural(word: str) -> bool:
             and lower not in _NOT_MODIFIERS and lower not in _VERBS and lower not in _ADJECTIVES)
 
 
+# A compound that says what a thing is like ("Catalyst-style", "Redis-like", "Heroku-ish").
+_LIKENESS_SUFFIXES = ("-style", "-like", "-ish", "-esque", "-flavoured", "-flavored")
+
+
 def describing(word: str) -> bool:
     """A past participle that tells a state ("released", "fixed"; not "shared", not
     "content-addressed") or a describing compound ("multi-tenant")."""
     if word.startswith(_DESCRIBING_PREFIXES):
+        return True
+    if word.lower().endswith(_LIKENESS_SUFFIXES):  # "Catalyst-style hosted service": like one, not its name
         return True
     head = word.split("-", 1)[0].lower() if "-" in word else ""
     if head in _NOT_MODIFIERS or head in _ADJECTIVES or head in _NUMBER_WORDS:

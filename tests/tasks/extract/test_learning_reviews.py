@@ -46,8 +46,10 @@ def test_the_story_beside_the_summary_tells_the_cause_paragraph_by_paragraph() -
 
 def test_who_noticed_first_is_the_detection_and_a_first_guess_is_no_cause() -> None:
     result = _extract()
+    # (that nothing alerts on the rejections tells how it was not noticed: a Detection too, conc64b)
     assert _labelled(result, "Detection") == [
-        ("Detection: The front desk spotted it first, at 10:05, from a queue at the door.", 11)]
+        ("Detection: The front desk spotted it first, at 10:05, from a queue at the door.", 11),
+        ("Detection: The scanners log rejections but nothing alerts on them.", 11)]
     assert not any("Wi-Fi" in text for text, _ in _labelled(result, "Cause"))
 
 

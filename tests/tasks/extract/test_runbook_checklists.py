@@ -59,9 +59,11 @@ def test_the_use_when_field_is_the_alert_and_each_step_a_mitigation() -> None:
 
 def test_a_steps_sentences_tell_its_diagnosis_escalation_and_outcome() -> None:
     result = _extract(CHECKLIST)
+    # (a step that opens with a check is a diagnosis beside the mitigation it is: conc64b)
     assert _labelled(result, "Diagnosis") == [
         ("Diagnosis: If the count is over 5,000, go to step 2.", 15),
-        ("Diagnosis: A count that does not fall means the next hop refuses mail.", 19)]
+        ("Diagnosis: A count that does not fall means the next hop refuses mail.", 19),
+        ("Diagnosis: Check the relay's queue length.", 6)]
     assert _labelled(result, "Outcome") == [("Outcome: It should fall by half in that time.", 21)]
     assert _labelled(result, "Escalation") == [
         ("Escalation: If senders complain, ask Customer Support to post a notice on the status page.", 23),
