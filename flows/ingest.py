@@ -11,7 +11,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from flows.distill import distill_flow
 from flows.engine.runners import call_in_worker, current_workers, workers_for
 from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task, unmapped
 from schemas.report import MemoryOperationReport, Problem
@@ -162,6 +161,9 @@ def ingest_flow(
         ingested = ingest_stage(settings, paths)
         if not distill:
             return ingested
+        # (here: the distill's modules, the extractor's among them, cost ~0.2-0.7 s of CPU to
+        # import, which an ingest without distill need not pay)
+        from flows.distill import distill_flow
 
         summary = begin_operation(settings, "ingest").stage
         summary.adopt(ingested)

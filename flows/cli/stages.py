@@ -80,6 +80,9 @@ def ingest(  # noqa: PLR0913 (a typer command: its parameters are its CLI option
     with compiled_from_cache("ingest"):  # (its ~1,300 patterns: see the module)
         from flows.ingest import ingest_flow
 
+        if not no_distill:  # (flows.ingest imports it when it distills: its patterns here)
+            import flows.distill  # noqa: F401
+
     execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root),
                                 distill=not no_distill, allow_secrets=allow_secrets,
                                 allow_long=allow_long), as_json, root)

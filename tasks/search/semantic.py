@@ -70,10 +70,14 @@ class StaticModel:
         self.words = WordTokens(tokenizer)  # (the tokenizer: no padding, no truncation)
 
     def convert(self, ids: Any) -> None:
-        """Convert the float16 rows of these token ids not converted yet."""
+        """Convert the float16 rows of these token ids not converted yet. (A mask over the
+        vocabulary, not np.unique: the same ids, ascending, without np.unique's import of
+        numpy.ma, ~0.05 s of CPU in a one-note ingest's process.)"""
         import numpy as np
 
-        new = np.unique(ids[~self.converted[ids]])
+        wanted = np.zeros(self.converted.shape[0], dtype=bool)
+        wanted[ids] = True
+        new = np.flatnonzero(wanted & ~self.converted)
         if len(new):
             self.table[new] = self.stored[new].astype(np.float32)
             self.converted[new] = True

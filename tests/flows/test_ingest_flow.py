@@ -131,6 +131,38 @@ def test_ingesting_a_plain_note_imports_no_memory_store_parser(tmp_path: Path) -
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_an_ingest_without_distill_imports_neither_the_distill_nor_the_extractor(
+        tmp_path: Path) -> None:
+    """`ingest --no-distill` stores and indexes the note without the distill's modules (the
+    extractor's ~1,300 patterns among them: ~0.2-0.7 s of CPU at start-up); with distill, the
+    same command imports them and distills the note."""
+    import os
+    import subprocess
+    import sys
+
+    note = tmp_path / "notes" / "ledger.md"
+    note.parent.mkdir()
+    note.write_text("# Ledger\n\nWe chose Postgres for the ledger.\n", encoding="utf-8")
+    probe = ("import sys\nfrom flows.cli.app import app\n"
+             "try:\n    app(sys.argv[1:])\nexcept SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
+             "print(sorted({m.split('.')[0] + '.' + m.split('.')[1] for m in sys.modules "
+             "if m.startswith(('flows.distill', 'tasks.extract', 'tasks.distill'))}))\n")
+    repo = Path(__file__).resolve().parents[2]
+
+    def imported(*options: str) -> str:
+        result = subprocess.run([sys.executable, "-c", probe, "ingest", str(note), "--root",
+                                 str(tmp_path / "memory"), *options], capture_output=True,
+                                text=True, cwd=repo, timeout=300, check=False,
+                                env={**os.environ, "PREFECT_HOME": str(tmp_path / "ph"),
+                                     "MEMBANK_FIXED_CLOCK": "2026-01-01T00:00:00Z"})
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip().splitlines()[-1]
+
+    assert imported("--no-distill") == "[]"
+    assert (tmp_path / "memory" / "raw").is_dir()
+    assert imported() == "['flows.distill', 'tasks.distill', 'tasks.extract']"
+
+
 def test_an_ingest_that_adds_names_updates_the_alias_table_by_entity(
         memory_root: Path, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The index update after a distill that added entities rewrites the alias rows of the

@@ -193,3 +193,21 @@ def test_browse_ranks_a_page_first_on_its_title_in_other_words_with_hybrid_ranki
     from tasks.search.browse import browse
 
     assert browse(layout, "Retry budgets for uploading", semantic=True).nearest[0].path == SYNTHESIS
+
+
+def test_convert_takes_the_rows_of_the_ids_used_once_and_no_others() -> None:
+    """StaticModel.convert fills the float32 table for exactly the token ids a text uses, repeated
+    and unsorted ids included, and leaves every other row unconverted."""
+    import numpy as np
+
+    model = semantic.StaticModel.__new__(semantic.StaticModel)
+    model.stored = (np.arange(40, dtype=np.float32) / 8).astype(np.float16).reshape(10, 4)
+    model.table = np.full((10, 4), -1.0, dtype=np.float32)
+    model.converted = np.zeros(10, dtype=bool)
+    model.convert(np.array([7, 2, 7, 0, 2]))
+    assert model.converted.tolist() == [n in {0, 2, 7} for n in range(10)]
+    assert np.array_equal(model.table[[0, 2, 7]], model.stored[[0, 2, 7]].astype(np.float32))
+    assert (model.table[[1, 3, 4, 5, 6, 8, 9]] == -1.0).all()
+    model.stored[2] = 0  # a converted row is not read again
+    model.convert(np.array([2, 9]))
+    assert model.table[2].tolist() == [1.0, 1.125, 1.25, 1.375] and model.converted[9]
