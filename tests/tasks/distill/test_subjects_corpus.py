@@ -232,6 +232,11 @@ EQUIVALENT_LABELS = {"Decision": ("Design",), "Chosen design": ("Design", "Decis
                      "Action": ("Action item",)}
 
 
+def _unmarked(text: str) -> str:
+    """`text` without code spans' backticks and bold's asterisks (the words a reader reads)."""
+    return text.replace("`", "").replace("**", "")
+
+
 def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dict[str, list[int]]:
     """[found, stated] of statuses, dates, conclusions and links."""
     figures = {"status": [0, 0], "date": [0, 0], "conclusions": [0, 0], "conclusions strict": [0, 0],
@@ -256,9 +261,11 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
             # (merge.supersede): what the record decided, remembered as replaced, not forgotten
             short += [p["observation"] for p in entity.get("supersededObservations", [])
                       if "lineStart" in p and p["lineEnd"] - p["lineStart"] < 40]
-            # the gold quotes without markdown marks ("Do not use --force" for "Do not use `--force`")
-            short = [o.replace("`", "") for o in short]
-            words = words.replace("`", "")
+            # the gold quotes without markdown marks ("Do not use --force" for "Do not use `--force`"),
+            # or with the bold the document writes ("**must never**") where the observation drops it:
+            # code and bold marks are read away on both sides
+            short = [_unmarked(o) for o in short]
+            words = _unmarked(words)
             strict = any(o.startswith(f"{label}: ") and words in o for o in short)
             labels = (label, *EQUIVALENT_LABELS.get(label, ()))
             found = any(o.startswith(f"{same}: ") and words in o for same in labels for o in short)
