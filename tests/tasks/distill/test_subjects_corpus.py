@@ -1023,9 +1023,12 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # supersede the log); heldout33, still clean: 132/207, 34/40, 4/6, 5/11, conclusions 38 -> 50/190,
     # links 12 -> 14/27. Second round (conc63, meta63, subj63 tuned on heldout33, a development set
     # since): heldout33 151/207, 37/40, status 6/6, dates 10/11, conclusions 91/190, links 19/27.
+    # Twenty-fifth session (conc64a, conc64b, meta64, subj64, tuned on every non-clean set's misses):
+    # heldout31 conclusions 117/163; heldout32 conclusions 101/165, links 20/31 (a log entry cited by
+    # its key); heldout33 153/207 found, dates 11/11, conclusions 112/190, links 20/27.
     if name in {"heldout31", "heldout32", "heldout33"}:
-        floors = {"heldout31": (124, 37, 6, 11, 116, 21), "heldout32": (141, 34, 4, 9, 98, 17),
-                  "heldout33": (151, 37, 6, 10, 91, 19)}[name]
+        floors = {"heldout31": (124, 37, 6, 11, 117, 21), "heldout32": (141, 34, 4, 9, 101, 20),
+                  "heldout33": (153, 37, 6, 11, 112, 20)}[name]
         assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
         figures = (typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0], meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
