@@ -37,7 +37,7 @@ from schemas.graph import (
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
-from tasks.checks.cache_parts import files_start, write_rows
+from tasks.checks.cache_parts import LazyEntry, PartFiles, files_start, write_rows
 from tasks.checks.context_facts import TRUSTED_FILES, written_context_facts
 from tasks.checks.digest_table import BASELINE_OPTIONS, DigestTable
 from tasks.checks.entity_rows import page_digest
@@ -540,14 +540,17 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
     get = cached_files.get
     placeholder = cast(FileEntry, None)
     kinds: dict[str, list[str]] = {}
+    by_part = type(cached_files) is PartFiles  # each entry's stat as one tuple (LazyEntry.stat)
     for rel in sorted(stats):
         kind = kind_of(rel)
         if kind != "other":
             kinds.setdefault(kind, []).append(rel)
-            size, mtime_ns, ctime_ns, ino, modes[rel] = stats[rel]
+            st = stats[rel]
+            modes[rel] = st[4]
             old = get(rel)
-            if (old is not None and old["size"] == size and old["mtime_ns"] == mtime_ns
-                    and old.get("ctime_ns") == ctime_ns and old.get("ino") == ino):
+            if old is not None and (cast(LazyEntry, old).stat == st[:4] if by_part else (
+                    old["size"] == st[0] and old["mtime_ns"] == st[1]
+                    and old.get("ctime_ns") == st[2] and old.get("ino") == st[3])):
                 files[rel] = old  # unchanged since the cache
             else:
                 files[rel] = placeholder

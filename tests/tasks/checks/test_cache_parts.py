@@ -131,8 +131,12 @@ def test_the_table_is_written_with_the_cache(memory: tuple[Path, Path]) -> None:
     st = os.stat(root / RECONCILE_CACHE_FILE)
     table = orjson.loads((root / ROWS_FILE).read_bytes())
     assert table["cache"] == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-    assert isinstance(load_by_part(root, CACHE_VERSION)["files"][table["rows"][0][0]],  # type: ignore[index]
-                      LazyEntry)
+    files = load_by_part(root, CACHE_VERSION)["files"]  # type: ignore[index]
+    for row in table["rows"]:
+        entry = files[row[0]]
+        assert isinstance(entry, LazyEntry) and entry.at == (row[6], row[7])
+        found = os.stat(root / row[0])  # the walk's FileStat begins so (scan._unchanged_first)
+        assert entry.stat == (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
 
 
 def test_forget_removes_the_table_with_the_cache(memory: tuple[Path, Path]) -> None:
