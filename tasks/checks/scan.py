@@ -491,7 +491,8 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
                 state=state, walked=walked)
     changed = todo = _unchanged_first(scan, stats, cached_files)
-    by_delta = _graph_by_delta(root, todo, cached_files) if graph_delta and digests else None
+    by_delta = (_graph_by_delta(root, todo, cached_files, state.get("erased_observations", {}))
+                if graph_delta and digests else None)
     if by_delta is not None:
         todo = [item for item in todo if item[0] != GRAPH_FILE]
     spliced = _catalogs_by_delta(root, todo, cached_files, stats, scan)
@@ -560,15 +561,17 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
 
 
 def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
-                    cached_files: dict[str, FileEntry]) -> DeltaRead | None:
+                    cached_files: dict[str, FileEntry], erased: dict[str, str]
+                    ) -> DeltaRead | None:
     """The changed graph's facts from its changed entities, when the writes since the cache
-    were recorded (else None: it is read whole)."""
+    were recorded (else None: it is read whole). `erased`: the cache's erased facts (the
+    erased-facts gate asks about each)."""
     cached = cached_files.get(GRAPH_FILE)
     if cached is None or all(rel != GRAPH_FILE for rel, _ in todo):
         return None
     from tasks.checks.graph_delta import read_graph_delta  # a check right after an ingest
 
-    return read_graph_delta(root / GRAPH_FILE, cached)
+    return read_graph_delta(root / GRAPH_FILE, cached, erased.keys())
 
 
 def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
