@@ -351,7 +351,7 @@ class Scan:
     symlinks: list[str] = field(default_factory=list)
     temp_files: list[str] = field(default_factory=list)  # atomic-write temps a crash left
     changed: set[str] = field(default_factory=set)
-    removed: set[str] = field(default_factory=set)
+    removed: set[str] = field(default_factory=set)  # cached files gone (not unreadable)
     unreadable: dict[str, str] = field(default_factory=dict)
     transient: dict[str, GraphTransient] = field(default_factory=dict)
     state: ScanState = field(default_factory=lambda: ScanState())
@@ -362,6 +362,8 @@ class Scan:
     # catalog page read by delta -> the paths of the rows put in it since the cache
     catalog_puts: dict[str, list[str]] = field(default_factory=dict)
     catalog_links_put: dict[str, set[str]] = field(default_factory=dict)  # their lines' links
+    # the cache's files `removed` was taken from (page_recheck.vanished_since reuses it)
+    removed_from: dict[str, FileEntry] | None = field(default=None, repr=False, compare=False)
     # of_kind's sorted paths by kind, for the files dict of that identity and size
     _kinds: tuple[int, int, dict[str, list[str]]] | None = field(default=None, repr=False,
                                                                  compare=False)
@@ -491,6 +493,7 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
                 state=state, walked=walked)
     changed = todo = _unchanged_first(scan, stats, cached_files)
+    kept = len(scan.files) - len(todo)
     by_delta = (_graph_by_delta(root, todo, cached_files, state.get("erased_observations", {}))
                 if graph_delta and digests else None)
     if by_delta is not None:
@@ -523,7 +526,10 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
         scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
                            "ctime_ns": st.st_ctime_ns, "ino": st.st_ino, "hash": digest,
                            "facts": cast(FileFacts, facts)}
-    scan.removed = cached_files.keys() - scan.files.keys() - scan.unreadable.keys()
+    # every cached file walked again (kept, or changed with a cached hash): none removed
+    if kept + sum(known is not None for _rel, known in changed) != len(cached_files):
+        scan.removed = cached_files.keys() - scan.files.keys() - scan.unreadable.keys()
+    scan.removed_from = cached_files
     return scan
 
 

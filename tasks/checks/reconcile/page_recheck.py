@@ -108,7 +108,11 @@ def vanished_since(basis: PageBasis, cached: dict[str, FileEntry], scan: Scan) -
     unreadable file gone, a file turned unreadable, a page whose type changed (a parent that
     may no longer be a hub). `cached`: the files of the cache `scan` was made from."""
     files, unreadable = scan.files, scan.unreadable
-    vanished = cached.keys() - files.keys()  # scan.removed and the files turned unreadable
+    if scan.removed_from is cached:  # the scan's own cache: its removed files, known
+        vanished = set(scan.removed)
+        vanished.update(rel for rel in unreadable if rel in cached)
+    else:
+        vanished = cached.keys() - files.keys()  # removed and the files turned unreadable
     vanished.update(set(basis.dirs).difference(scan.dirs))
     vanished.update(set(unreadable).difference(basis.unreadable))
     vanished.update(rel for rel in basis.unreadable if rel not in unreadable and rel not in files)
