@@ -25,7 +25,7 @@ from typing import Any, cast
 
 import orjson
 
-from tasks.checks.facts import FileEntry, FileFacts, ScanCache
+from tasks.checks.facts import FileFacts, ScanCache
 from tasks.store.atomic import atomic_write_bytes
 from tasks.store.errors import MembankError
 from tasks.store.filememo import file_identity
@@ -130,6 +130,9 @@ class LazyEntry(dict):  # type: ignore[type-arg]
     stat fields as the walk's FileStat begins (scan._unchanged_first compares them whole)."""
 
     __slots__ = ("row", "source", "stat")
+    row: list[Any]
+    source: _CacheFile
+    stat: tuple[int, int, int, int]
 
     def __missing__(self, key: str) -> Any:
         if key != "facts":

@@ -25,8 +25,8 @@ import os
 import posixpath
 from bisect import bisect_left
 from dataclasses import dataclass
-from pathlib import Path
 from itertools import islice
+from pathlib import Path
 from typing import Any, cast
 
 from tasks.checks.facts import CatalogRow, FileEntry, PageFacts

@@ -15,17 +15,18 @@ had and lost), which gives its result when the cache and the observation baselin
 the last repair run saved (the caller's condition: tasks/checks/reconcile/verdict.py
 bookkeeping_holds): then what the baseline holds beyond the cached graph is already among the
 erased facts the cache records. Of the relations (50,000 at 100,000 pages) only those whose
-digests can answer the gate's questions are hashed (_asked_sources). Anything else (a graph not written by entity, another file
-identity, a graph not normalized, an entity key with a "|", which would let two entities'
-digests meet) returns None: the caller reads the whole file.
+digests can answer the gate's questions are hashed (_asked_sources). Anything else (a graph
+not written by entity, another file identity, a graph not normalized, an entity key with a
+"|", which would let two entities' digests meet) returns None: the caller reads the whole
+file.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Collection
 from typing import Any, cast
 
 import orjson
@@ -49,7 +50,7 @@ from tasks.checks.graph_facts import (
     relation_rows,
     rows_digest,
 )
-from tasks.store.graph_delta import digested_rows, graph_delta
+from tasks.store.graph_delta import GraphDelta, digested_rows, graph_delta
 from tasks.store.graph_segments import GraphSegments
 
 
@@ -79,14 +80,14 @@ def read_graph_delta(graph_file: Path, cached: FileEntry,
     if delta is None or segments is None:
         return None
     try:
-        return _read(segments, old_facts, delta.old, delta.ends, delta.gone, erased)
+        return _read(segments, old_facts, delta, erased)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
         return None  # a shape the whole-file path reads and names
 
 
-def _read(segments: GraphSegments, old_facts: GraphFacts, old: dict[str, bytes | None],
-          ends: set[str], gone: list[tuple[str, str, str]],
+def _read(segments: GraphSegments, old_facts: GraphFacts, delta: GraphDelta,
           erased: Collection[str] | None = None) -> DeltaRead | None:
+    old, ends, gone = delta.old, delta.ends, delta.gone
     keys = segments.spans.keys
     old_rows: dict[str, EntityRow] = dict(zip(old_facts["entity_rows"], old_facts["entities"],
                                               strict=True))
@@ -128,28 +129,36 @@ def _read(segments: GraphSegments, old_facts: GraphFacts, old: dict[str, bytes |
     affected = new_parts.keys() | old_parts.keys()
     facts = _facts(_Shares(keys, index, old_facts, old_rows, new_parts, old_parts, affected),
                    relations)
+    return DeltaRead(facts, _erased_delta(frame, delta, new_parts, old_parts, erased),
+                     size + segments.head_end + os.path.getsize(segments.graph_file)
+                     - segments.tail_start)
+
+
+def _erased_delta(frame: dict[str, Any], delta: GraphDelta, new_parts: dict[str, EntityPart],
+                  old_parts: dict[str, EntityPart], erased: Collection[str] | None
+                  ) -> ErasedDelta:
+    """The digests the changed entities and the relations have now (those the gate can ask
+    about: _asked_sources) and those the changed entities and relations had and lost."""
     present: set[str] = set()
     for part in new_parts.values():
         present.update(part.digests)
     had: dict[str, str] = {}
     asked: set[str] = set()  # the entities whose digests had are not all answered yet
-    for key in old:
+    for key in delta.old:
         if key in old_parts:
             digests = old_parts[key].digests
             had.update(digests)
             if any(digest not in present for digest in digests):
                 asked.add(key)
-    had.update(relation_digests(gone))
-    asked.update(entity_key(source) for source, _, _ in gone)
+    had.update(relation_digests(delta.gone))
+    asked.update(entity_key(source) for source, _, _ in delta.gone)
     rows = digested_rows(frame)
     sources = _asked_sources(asked, present, erased)
     if sources is not None:
         rows = {row for row in rows if entity_key(row[0]) in sources or "|" in row[0]}
     present.update(relation_digests(rows))
     lost = {digest: text for digest, text in had.items() if digest not in present}
-    return DeltaRead(facts, ErasedDelta(frozenset(present), lost),
-                     size + segments.head_end + os.path.getsize(segments.graph_file)
-                     - segments.tail_start)
+    return ErasedDelta(frozenset(present), lost)
 
 
 def _asked_sources(asked: set[str], present: set[str],

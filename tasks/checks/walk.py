@@ -17,8 +17,8 @@ import gc
 import hashlib
 import os
 import stat
-from operator import itemgetter
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
