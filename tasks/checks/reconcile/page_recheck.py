@@ -116,8 +116,8 @@ def vanished_since(basis: PageBasis, cached: dict[str, FileEntry], scan: Scan) -
     vanished.update(set(basis.dirs).difference(scan.dirs))
     vanished.update(set(unreadable).difference(basis.unreadable))
     vanished.update(rel for rel in basis.unreadable if rel not in unreadable and rel not in files)
-    vanished.update(rel for rel in scan.changed
-                    if rel in cached and rel in files
+    vanished.update(rel for rel in scan.changed  # a page's type (others have none)
+                    if rel in cached and rel in files and kind_of(rel) == "page"
                     and _page_type(cached[rel]) != _page_type(files[rel]))
     return vanished
 

@@ -15,13 +15,14 @@ import pytest
 from tasks.checks import cache_parts
 from tasks.checks.cache_parts import ROWS_FILE, LazyEntry, load_by_part
 from tasks.checks.reconcile import full
-from tasks.checks.scan import CACHE_VERSION, load_cache
+from tasks.checks.scan import CACHE_VERSION, content_hash, load_cache
 from tasks.store import catalog
 from tasks.store.layout import RECONCILE_CACHE_FILE, MemoryLayout
 from tests.memory_builder import PREFIX, page_meta, write
 from tests.tasks.checks.test_graph_delta import found, full_check, ingest, reconcile
 
 CONCEPTS = "wiki/concepts/index.md"
+GRAPH = "context/knowledge-graph.index.jsonc"
 
 
 @pytest.fixture(autouse=True)
@@ -120,9 +121,15 @@ def test_a_check_after_an_ingest_reads_the_facts_of_a_few_files(
     ingest(root, notes, "kafka", 1, monkeypatch)
     ingest(root, notes, "nats", 0, monkeypatch)
     read = _read_facts(monkeypatch)
+    before = load_cache(root)["files"]
     by_part = reconcile(root, check=True)
     assert loaded == [True]
     assert read and not [rel for rel in read if "__topic-" in rel], read
+    # the context files written again are parsed from their bytes: their cached facts (the
+    # registry's, the manifest's: none has a page type) are not read, the graph's by delta are
+    rewritten = [rel for rel in read if rel.startswith("context/") and rel != GRAPH
+                 and before[rel]["hash"] != content_hash((root / rel).read_bytes())]
+    assert not rewritten, rewritten
     assert found(by_part) == found(full_check(root))
 
 
