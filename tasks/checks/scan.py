@@ -20,6 +20,7 @@ import os
 import posixpath
 import stat
 import sys
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -362,8 +363,9 @@ class Scan:
     # catalog page read by delta -> the paths of the rows put in it since the cache
     catalog_puts: dict[str, list[str]] = field(default_factory=dict)
     catalog_links_put: dict[str, set[str]] = field(default_factory=dict)  # their lines' links
-    # the cache's files `removed` was taken from (page_recheck.vanished_since reuses it)
-    removed_from: dict[str, FileEntry] | None = field(default=None, repr=False, compare=False)
+    # the cache's files by part `removed` was taken from (page_recheck.vanished_since reuses
+    # it); a weak reference: a repair run's scan does not keep its cache's old entries alive
+    removed_from: weakref.ref[PartFiles] | None = field(default=None, repr=False, compare=False)
     # of_kind's sorted paths by kind, for the files dict of that identity and size
     _kinds: tuple[int, int, dict[str, list[str]]] | None = field(default=None, repr=False,
                                                                  compare=False)
@@ -529,7 +531,8 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     # every cached file walked again (kept, or changed with a cached hash): none removed
     if kept + sum(known is not None for _rel, known in changed) != len(cached_files):
         scan.removed = cached_files.keys() - scan.files.keys() - scan.unreadable.keys()
-    scan.removed_from = cached_files
+    if isinstance(cached_files, PartFiles):
+        scan.removed_from = weakref.ref(cached_files)
     return scan
 
 

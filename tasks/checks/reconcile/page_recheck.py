@@ -108,7 +108,8 @@ def vanished_since(basis: PageBasis, cached: dict[str, FileEntry], scan: Scan) -
     unreadable file gone, a file turned unreadable, a page whose type changed (a parent that
     may no longer be a hub). `cached`: the files of the cache `scan` was made from."""
     files, unreadable = scan.files, scan.unreadable
-    if scan.removed_from is cached:  # the scan's own cache: its removed files, known
+    made_from = scan.removed_from() if scan.removed_from is not None else None
+    if made_from is cached:  # the scan's own cache (by part): its removed files, known
         vanished = set(scan.removed)
         vanished.update(rel for rel in unreadable if rel in cached)
     else:
