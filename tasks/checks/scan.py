@@ -20,6 +20,7 @@ import os
 import posixpath
 import stat
 import sys
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -37,7 +38,7 @@ from schemas.graph import (
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
-from tasks.checks.cache_parts import files_start, write_rows
+from tasks.checks.cache_parts import LazyEntry, PartFiles, files_start, write_rows
 from tasks.checks.context_facts import TRUSTED_FILES, written_context_facts
 from tasks.checks.digest_table import BASELINE_OPTIONS, DigestTable
 from tasks.checks.entity_rows import page_digest
@@ -351,7 +352,7 @@ class Scan:
     symlinks: list[str] = field(default_factory=list)
     temp_files: list[str] = field(default_factory=list)  # atomic-write temps a crash left
     changed: set[str] = field(default_factory=set)
-    removed: set[str] = field(default_factory=set)
+    removed: set[str] = field(default_factory=set)  # cached files gone (not unreadable)
     unreadable: dict[str, str] = field(default_factory=dict)
     transient: dict[str, GraphTransient] = field(default_factory=dict)
     state: ScanState = field(default_factory=lambda: ScanState())
@@ -362,6 +363,9 @@ class Scan:
     # catalog page read by delta -> the paths of the rows put in it since the cache
     catalog_puts: dict[str, list[str]] = field(default_factory=dict)
     catalog_links_put: dict[str, set[str]] = field(default_factory=dict)  # their lines' links
+    # the cache's files by part `removed` was taken from (page_recheck.vanished_since reuses
+    # it); a weak reference: a repair run's scan does not keep its cache's old entries alive
+    removed_from: weakref.ref[PartFiles] | None = field(default=None, repr=False, compare=False)
     # of_kind's sorted paths by kind, for the files dict of that identity and size
     _kinds: tuple[int, int, dict[str, list[str]]] | None = field(default=None, repr=False,
                                                                  compare=False)
@@ -491,7 +495,9 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
                 state=state, walked=walked)
     changed = todo = _unchanged_first(scan, stats, cached_files)
-    by_delta = _graph_by_delta(root, todo, cached_files) if graph_delta and digests else None
+    kept = len(scan.files) - len(todo)
+    by_delta = (_graph_by_delta(root, todo, cached_files, state.get("erased_observations", {}))
+                if graph_delta and digests else None)
     if by_delta is not None:
         todo = [item for item in todo if item[0] != GRAPH_FILE]
     spliced = _catalogs_by_delta(root, todo, cached_files, stats, scan)
@@ -522,7 +528,11 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
         scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
                            "ctime_ns": st.st_ctime_ns, "ino": st.st_ino, "hash": digest,
                            "facts": cast(FileFacts, facts)}
-    scan.removed = cached_files.keys() - scan.files.keys() - scan.unreadable.keys()
+    # every cached file walked again (kept, or changed with a cached hash): none removed
+    if kept + sum(known is not None for _rel, known in changed) != len(cached_files):
+        scan.removed = cached_files.keys() - scan.files.keys() - scan.unreadable.keys()
+    if isinstance(cached_files, PartFiles):
+        scan.removed_from = weakref.ref(cached_files)
     return scan
 
 
@@ -540,14 +550,17 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
     get = cached_files.get
     placeholder = cast(FileEntry, None)
     kinds: dict[str, list[str]] = {}
+    by_part = type(cached_files) is PartFiles  # each entry's stat as one tuple (LazyEntry.stat)
     for rel in sorted(stats):
         kind = kind_of(rel)
         if kind != "other":
             kinds.setdefault(kind, []).append(rel)
-            size, mtime_ns, ctime_ns, ino, modes[rel] = stats[rel]
+            st = stats[rel]
+            modes[rel] = st[4]
             old = get(rel)
-            if (old is not None and old["size"] == size and old["mtime_ns"] == mtime_ns
-                    and old.get("ctime_ns") == ctime_ns and old.get("ino") == ino):
+            if old is not None and (cast(LazyEntry, old).stat == st[:4] if by_part else (
+                    old["size"] == st[0] and old["mtime_ns"] == st[1]
+                    and old.get("ctime_ns") == st[2] and old.get("ino") == st[3])):
                 files[rel] = old  # unchanged since the cache
             else:
                 files[rel] = placeholder
@@ -557,15 +570,17 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
 
 
 def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
-                    cached_files: dict[str, FileEntry]) -> DeltaRead | None:
+                    cached_files: dict[str, FileEntry], erased: dict[str, str]
+                    ) -> DeltaRead | None:
     """The changed graph's facts from its changed entities, when the writes since the cache
-    were recorded (else None: it is read whole)."""
+    were recorded (else None: it is read whole). `erased`: the cache's erased facts (the
+    erased-facts gate asks about each)."""
     cached = cached_files.get(GRAPH_FILE)
     if cached is None or all(rel != GRAPH_FILE for rel, _ in todo):
         return None
     from tasks.checks.graph_delta import read_graph_delta  # a check right after an ingest
 
-    return read_graph_delta(root / GRAPH_FILE, cached)
+    return read_graph_delta(root / GRAPH_FILE, cached, erased.keys())
 
 
 def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],

@@ -18,6 +18,7 @@ import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -36,6 +37,7 @@ _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXE
 
 # the fingerprint's JSON: the stats dict's keys sorted, FileStat (a tuple subclass) as a list
 _FINGERPRINT_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
+_CTIME = itemgetter(2)  # FileStat.st_ctime_ns
 # (path, size, mtime_ns, ctime_ns, inode, mode) of one file, as the fingerprint hashes it
 FileRow = tuple[str, int, int, int, int, int]
 
@@ -186,6 +188,16 @@ class Walked:
             everything = (rows, sorted(self.dirs), self.links, sorted(self.temps))
             data = repr(everything).encode("utf-8", "surrogateescape")
         return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+    def probe(self) -> list[int]:
+        """A few figures of the walk that the fingerprint covers: the files, folders and
+        symlinks counted and the newest ctime (any write moves a ctime to now, and ctime
+        cannot be set back by hand). Walks with different probes have different fingerprints;
+        equal probes say nothing (then the fingerprint decides). A reconcile right after a
+        write learns its verdict does not hold from this, without the fingerprint's dump and
+        hash of every stat (about 0.15 s at 100,000 pages)."""
+        newest = max(map(_CTIME, self.stats.values()), default=0)
+        return [len(self.stats), len(self.dirs), len(self.links), len(self.temps), newest]
 
     def restat(self, root: Path, rels: list[str]) -> Walked | None:
         """This walk with `rels` (files of folders it saw) stat-ed again: what a new walk

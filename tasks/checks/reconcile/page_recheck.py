@@ -108,12 +108,17 @@ def vanished_since(basis: PageBasis, cached: dict[str, FileEntry], scan: Scan) -
     unreadable file gone, a file turned unreadable, a page whose type changed (a parent that
     may no longer be a hub). `cached`: the files of the cache `scan` was made from."""
     files, unreadable = scan.files, scan.unreadable
-    vanished = cached.keys() - files.keys()  # scan.removed and the files turned unreadable
+    made_from = scan.removed_from() if scan.removed_from is not None else None
+    if made_from is cached:  # the scan's own cache (by part): its removed files, known
+        vanished = set(scan.removed)
+        vanished.update(rel for rel in unreadable if rel in cached)
+    else:
+        vanished = cached.keys() - files.keys()  # removed and the files turned unreadable
     vanished.update(set(basis.dirs).difference(scan.dirs))
     vanished.update(set(unreadable).difference(basis.unreadable))
     vanished.update(rel for rel in basis.unreadable if rel not in unreadable and rel not in files)
-    vanished.update(rel for rel in scan.changed
-                    if rel in cached and rel in files
+    vanished.update(rel for rel in scan.changed  # a page's type (others have none)
+                    if rel in cached and rel in files and kind_of(rel) == "page"
                     and _page_type(cached[rel]) != _page_type(files[rel]))
     return vanished
 

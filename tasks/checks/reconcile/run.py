@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -162,6 +163,7 @@ def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verd
         return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
     if done is not None and final is not None and done.scan.walked is not None:
         verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
+                          probe=done.scan.walked.probe(),
                           findings=final.findings,
                           counts=final.counts, plan_empty=final.plan_empty,
                           pages=final.pages.to_json() if final.pages is not None else None)
@@ -214,7 +216,7 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     root, settings = operation.root, operation.settings
     durations: dict[str, float] = {}
     walked = walk_root(root)
-    verdict = load_verdict(root, _verdict_key(walked, operation.now_iso))
+    verdict = load_verdict(root, walked, partial(_verdict_key, now_iso=operation.now_iso))
     durations["scan"] = time.perf_counter() - started
     t0 = time.perf_counter()
     done, result, verdict = _check(operation, walked, verdict, check=check)

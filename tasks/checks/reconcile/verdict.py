@@ -23,7 +23,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -37,6 +37,11 @@ from tasks.store.layout import (
     STATE_DIR,
     MemoryLayout,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tasks.checks.walk import Walked
 
 VERDICT_FILE = f"{STATE_DIR}/reconcile-verdict.json"
 SEARCH_INDEX_NAME = "search.sqlite3"  # tasks.search.index.INDEX_NAME
@@ -102,21 +107,28 @@ class Verdict:
     plan_empty: bool  # nothing a repair run would change
     index: dict[str, Any] | None = None  # {"file": identity, "generation": str}: checked ok
     pages: Any = None  # what the per-page gates of a later check start from (page_recheck)
+    probe: list[int] | None = None  # the walk's Walked.probe(), when known
 
 
-def load_verdict(root: Path, fingerprint: str) -> Verdict | None:
-    """The recorded verdict when it was made over these very files, else None."""
+def load_verdict(root: Path, walked: Walked, key: Callable[[Walked], str]) -> Verdict | None:
+    """The recorded verdict when it was made over these very files (`walked`, whose verdict
+    key is `key(walked)`), else None. A recorded probe that is not this walk's says so
+    without the key (Walked.probe)."""
     try:
         data = orjson.loads((root / VERDICT_FILE).read_bytes())
+        probe = data.get("probe")
+        if probe is not None and probe != walked.probe():
+            return None
+        fingerprint = key(walked)
         if (data["version"] != verdict_version() or data["fingerprint"] != fingerprint
                 or data["bookkeeping"] != _bookkeeping(root)):
             return None
-        return Verdict(fingerprint=fingerprint,
+        return Verdict(fingerprint=fingerprint, probe=probe,
                        findings=[Finding.model_validate(f) for f in data["findings"]],
                        counts=HealthCounts.model_validate(data["counts"]),
                        plan_empty=data["plan_empty"] is True, index=data.get("index"),
                        pages=data.get("pages"))
-    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
         return None
 
 
@@ -126,7 +138,7 @@ def save_verdict(root: Path, verdict: Verdict) -> bool:
             "bookkeeping": _bookkeeping(root),
             "findings": [f.model_dump(mode="json") for f in verdict.findings],
             "counts": verdict.counts.model_dump(mode="json"), "plan_empty": verdict.plan_empty,
-            "index": verdict.index, "pages": verdict.pages}
+            "index": verdict.index, "pages": verdict.pages, "probe": verdict.probe}
     return atomic_write_bytes(root / VERDICT_FILE, orjson.dumps(data, option=orjson.OPT_SORT_KEYS),
                               validate=False)
 

@@ -15,13 +15,14 @@ import pytest
 from tasks.checks import cache_parts
 from tasks.checks.cache_parts import ROWS_FILE, LazyEntry, load_by_part
 from tasks.checks.reconcile import full
-from tasks.checks.scan import CACHE_VERSION, load_cache
+from tasks.checks.scan import CACHE_VERSION, content_hash, load_cache
 from tasks.store import catalog
 from tasks.store.layout import RECONCILE_CACHE_FILE, MemoryLayout
 from tests.memory_builder import PREFIX, page_meta, write
 from tests.tasks.checks.test_graph_delta import found, full_check, ingest, reconcile
 
 CONCEPTS = "wiki/concepts/index.md"
+GRAPH = "context/knowledge-graph.index.jsonc"
 
 
 @pytest.fixture(autouse=True)
@@ -120,9 +121,15 @@ def test_a_check_after_an_ingest_reads_the_facts_of_a_few_files(
     ingest(root, notes, "kafka", 1, monkeypatch)
     ingest(root, notes, "nats", 0, monkeypatch)
     read = _read_facts(monkeypatch)
+    before = load_cache(root)["files"]
     by_part = reconcile(root, check=True)
     assert loaded == [True]
     assert read and not [rel for rel in read if "__topic-" in rel], read
+    # the context files written again are parsed from their bytes: their cached facts (the
+    # registry's, the manifest's: none has a page type) are not read, the graph's by delta are
+    rewritten = [rel for rel in read if rel.startswith("context/") and rel != GRAPH
+                 and before[rel]["hash"] != content_hash((root / rel).read_bytes())]
+    assert not rewritten, rewritten
     assert found(by_part) == found(full_check(root))
 
 
@@ -131,8 +138,12 @@ def test_the_table_is_written_with_the_cache(memory: tuple[Path, Path]) -> None:
     st = os.stat(root / RECONCILE_CACHE_FILE)
     table = orjson.loads((root / ROWS_FILE).read_bytes())
     assert table["cache"] == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-    assert isinstance(load_by_part(root, CACHE_VERSION)["files"][table["rows"][0][0]],  # type: ignore[index]
-                      LazyEntry)
+    files = load_by_part(root, CACHE_VERSION)["files"]  # type: ignore[index]
+    for row in table["rows"]:
+        entry = files[row[0]]
+        assert isinstance(entry, LazyEntry) and entry.at == (row[6], row[7])
+        found = os.stat(root / row[0])  # the walk's FileStat begins so (scan._unchanged_first)
+        assert entry.stat == (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
 
 
 def test_forget_removes_the_table_with_the_cache(memory: tuple[Path, Path]) -> None:

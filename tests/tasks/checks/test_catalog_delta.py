@@ -154,6 +154,15 @@ def test_apply_steps_puts_rows_in_order_and_declines_what_it_cannot_know() -> No
     assert catalog_delta.apply_steps(rel, facts, [{"puts": [["", "- [`b`](b.md)", None, None]]}]) is None
     # cached entries whose paths repeat: catalog_rows' order is not the puts' order
     assert catalog_delta.apply_steps(rel, _facts(base + base[:1], []), steps) is None
+    # cached links not sorted and unique (not local_link_paths'): the new ones' place unknown
+    for links in (["wiki/entities/c.md", "wiki/entities/a.md"], ["wiki/entities/a.md"] * 2):
+        assert catalog_delta.apply_steps(rel, _facts(base, links), steps) is None
+    # a line's link listed already is not listed twice; a new one goes in its sorted place
+    again = [{"puts": [["wiki/entities/b.md", "- [b](b.md) — see [c](c.md) and [0](0.md)",
+                        "wiki/entities/a.md", None]]}]
+    assert catalog_delta.apply_steps(rel, facts, again) == (
+        ["wiki/entities/0.md", "wiki/entities/a.md", "wiki/entities/b.md", "wiki/entities/c.md"],
+        [base[0], ("wiki/entities/b.md", "b", "see [c](c.md) and [0](0.md)"), base[1]])
 
 
 def test_the_chain_leads_from_the_cached_identity_to_the_page_s_own() -> None:

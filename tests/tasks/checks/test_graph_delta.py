@@ -14,6 +14,7 @@ import pytest
 from flows.ingest import ingest_flow
 from schemas.graph import entity_key
 from tasks.checks import graph_delta as check_side
+from tasks.checks.graph_facts import relation_key
 from tasks.checks.reconcile import reconcile_memory
 from tasks.checks.reconcile.verdict import VERDICT_FILE
 from tasks.checks.scan import load_cache, scan_memory
@@ -83,8 +84,8 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     taken: list[bool] = []
     real = check_side.read_graph_delta
 
-    def counting(graph_file, cached):
-        got = real(graph_file, cached)
+    def counting(graph_file, cached, erased=None):
+        got = real(graph_file, cached, erased)
         taken.append(got is not None)
         return got
 
@@ -261,3 +262,68 @@ def test_an_unchanged_entity_without_evidence_is_still_found(
     assert reads == [True]
     assert "entity_without_evidence" in {f.code for f in by_delta.findings}
     assert found(by_delta) == found(full_check(root))
+
+
+def _write_by_entity(root: Path, key: str, change, relations=None) -> None:  # type: ignore[no-untyped-def]
+    """membank's writer by entity: entity `key` changed by `change`, the relations replaced
+    by `relations` (sorted as the writer keeps them) when given."""
+    segments = GraphSegments.load(root / GRAPH)
+    assert segments is not None
+    frame = segments.frame()
+    entity = segments.entity(key)
+    change(entity)
+    rest = {k: v for k, v in frame.items() if k not in ("graphGeneratedAtUtc", "entities")}
+    if relations is not None:
+        rest["relations"] = sorted(relations, key=relation_key)
+    assert save_graph_changes(segments, {key: entity}, rest, now_iso=CLOCK)
+
+
+def test_a_relation_erased_by_hand_then_written_back_by_entity_is_no_longer_erased(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An erased fact the changed entities do not hold: the check by delta hashes every
+    relation to see whether the graph holds it again (graph_delta._asked_sources)."""
+    root, notes = settled
+    graph = json.loads((root / GRAPH).read_text())
+    dropped = graph["relations"].pop(0)
+    (root / GRAPH).write_text(json.dumps(graph, indent=2))
+    assert "fact_erased" in {f.code for f in reconcile(root, check=False).findings}
+    ingest(root, notes, "pulsar", 0, monkeypatch)  # the graph written whole by membank again
+    reconcile(root, check=False)
+    reconcile(root, check=False)
+    relations = [*GraphSegments.load(root / GRAPH).frame()["relations"], dropped]  # type: ignore[union-attr]
+    _write_by_entity(root, entity_key(dropped["sourceEntityName"]), lambda e: None, relations)
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert "fact_erased" not in {f.code for f in by_delta.findings}
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_an_observation_dropped_whose_digest_a_relation_of_its_entity_has_is_not_erased(
+        settled: tuple[Path, Path], reads: list[bool]) -> None:
+    """An entity's observation that spells one of its relations as the digests take it: when
+    a write drops the observation the relation still holds the digest, so nothing is erased;
+    the check by delta hashes that entity's relations to know (graph_delta._asked_sources)."""
+    root, _notes = settled
+    relation = GraphSegments.load(root / GRAPH).frame()["relations"][0]  # type: ignore[union-attr]
+    key = entity_key(relation["sourceEntityName"])
+    spelled = f"relation {relation['relationType']} {entity_key(relation['targetEntityName'])}"
+
+    def add(entity):  # type: ignore[no-untyped-def]
+        entity["observations"] = sorted([*entity["observations"], spelled])
+
+    _write_by_entity(root, key, add)
+    reconcile(root, check=False)
+    reconcile(root, check=False)
+    _write_by_entity(root, key, lambda e: e["observations"].remove(spelled))
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert "fact_erased" not in {f.code for f in by_delta.findings}
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_asked_sources_hash_every_relation_when_an_erased_fact_is_not_answered() -> None:
+    asked = {"kafka"}
+    assert check_side._asked_sources(asked, {"d1"}, None) is None
+    assert check_side._asked_sources(asked, {"d1"}, ["d1", "d2"]) is None
+    assert check_side._asked_sources(asked, {"d1", "d2"}, ["d1", "d2"]) == {"kafka"}
+    assert check_side._asked_sources(set(), set(), []) == set()

@@ -136,3 +136,34 @@ def test_files_of_a_kind_are_sorted_once_per_files_dict(tmp_path: Path) -> None:
     assert scan.of_kind("page") == expected["page"][1:]
     scan.files = {}
     assert [scan.of_kind(kind) for kind in kinds] == [[], [], [], []]
+
+
+def test_removed_files_are_the_cached_ones_walked_no_more(tmp_path: Path) -> None:
+    """scan.removed: the cache's files the walk does not see; page_recheck.vanished_since
+    takes them from the scan made from that cache (by part), and finds the same from another
+    copy of the cache's files. A cache loaded whole is not referred to by its scan."""
+    from tasks.checks.cache_parts import load_by_part
+    from tasks.checks.reconcile.page_recheck import PageBasis, vanished_since
+    from tasks.checks.scan import CACHE_VERSION, load_cache, save_cache
+
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    save_cache(scan_memory(root))
+    assert scan_memory(root, load_cache(root)).removed_from is None
+    cache = load_by_part(root, CACHE_VERSION)
+    assert cache is not None
+    again = scan_memory(root, cache)
+    assert again.removed == set() and again.removed_from is not None
+    assert again.removed_from() is cache["files"]
+    pages = sorted(rel for rel in cache["files"] if rel.startswith("wiki/") and rel.endswith(".md")
+                   and not rel.endswith("index.md"))
+    (root / pages[0]).unlink()
+    (root / pages[1]).write_bytes(b"\xff\xfe not utf-8")  # read, of no type now
+    cache = load_by_part(root, CACHE_VERSION)
+    assert cache is not None
+    gone = scan_memory(root, cache)
+    assert gone.removed == {pages[0]}
+    basis = PageBasis(noted=[], dirs=[], unreadable=[], catalogs=[])  # nothing noted
+    own = vanished_since(basis, cache["files"], gone)
+    assert own == vanished_since(basis, dict(cache["files"]), gone)
+    assert own == {pages[0], pages[1]}

@@ -88,6 +88,36 @@ def test_changed_page_is_checked_again(settled: Path) -> None:
     assert not any("missing-plan.md" in m and "another" not in m for m in dead)
 
 
+def test_a_walk_with_another_probe_skips_the_fingerprint(settled: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdict records its walk's probe: a check after a write (another probe) knows the
+    verdict does not hold without the fingerprint, and finds what the full check finds; with
+    the same probe the fingerprint still decides (a verdict with another fingerprint but the
+    probe of this walk is not reused)."""
+    import orjson
+
+    from tasks.checks import walk
+
+    _report, with_verdict = reconcile(settled, check=True)
+    data = orjson.loads((settled / VERDICT_FILE).read_bytes())
+    assert data["probe"] == walk.walk_root(settled).probe()
+    made: list[int] = []
+    real = walk.Walked.fingerprint
+    monkeypatch.setattr(walk.Walked, "fingerprint", lambda self: made.append(1) or real(self))
+    page = settled / CONCEPT
+    page.write_text(page.read_text().replace("missing-plan.md", "another-missing.md"))
+    report, summary = reconcile(settled, check=True)
+    assert made == [] and report.figures["files_read"] >= 1
+    assert "another-missing.md" in str([f.message for f in summary.findings])
+    reconcile(settled)  # records a verdict over the edited page
+    data = orjson.loads((settled / VERDICT_FILE).read_bytes())
+    data["fingerprint"] = "0" * 32 + data["fingerprint"][32:]  # same probe, another walk
+    (settled / VERDICT_FILE).write_bytes(orjson.dumps(data))
+    report, _summary = reconcile(settled, check=True)
+    assert made and report.figures["files_read"] == 0  # checked from the cache, not the verdict
+    assert (settled / VERDICT_FILE).read_bytes() == orjson.dumps(data)  # a check records none
+
+
 @pytest.mark.parametrize("damage", [b"{not json", b"", b'{"version": "1.9"}', b"[]"])
 def test_corrupt_verdict_is_ignored_and_rebuilt(settled: Path, damage: bytes) -> None:
     _report, full = reconcile(settled, check=True)
