@@ -12,7 +12,7 @@ from typing import Any
 from schemas.common import PREFIX_PATTERN
 from tasks.extract.front_matter import meta_line
 from tasks.extract.genre_meta import iso_date
-from tasks.extract.genres import opening_fence
+from tasks.extract.genres import issue_state, opening_fence
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.status_text import (
@@ -31,8 +31,9 @@ from tasks.record_dates import day_first_hint, find_date
 # Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
 # The names a record gives its status field ("Decision status:" too).
 STATUS_KEYS = ("status", "decision status", "adr status", "record status")
+# A reStructuredText or MyST field list writes the key between colons (":Status: Accepted").
 STATUS_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\**|_{1,2})(?:status|(?:decision|adr|record)\s+status)(?:\**|_{1,2})\s*+:\s*+(?:\**|_{1,2})\s*+"
+    r"^\s*(?:[-*+]\s+)?:?(?:\**|_{1,2})(?:status|(?:decision|adr|record)\s+status)(?:\**|_{1,2})\s*+:\s*+(?:\**|_{1,2})\s*+"
     r"(?P<value>\S.*)$",
     re.I,
 )
@@ -42,7 +43,7 @@ STATUS_LINE_RE = re.compile(
 _OTHER_STATUS_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\**(?:(?:state|stage)\**\s*+:|status\**[ \t]+[-–—])\s*+\**\s*+(?P<value>\S.*)$", re.I)
 DATE_LINE_RE = re.compile(
-    r"^\s*+(?:[-*+]\s++)?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
+    r"^\s*+(?:[-*+]\s++)?:?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
     re.I,
 )
 _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
@@ -261,8 +262,11 @@ def marked_status(structure: Structure, title: str) -> LineSpan | None:
         match = _OTHER_STATUS_LINE_RE.match(line)
         if match and _clean_status(plain_text(match.group("value"))):
             return _clean_status(plain_text(match.group("value"))), number, number
-    for number, line in structure.visible[:15]:
-        found = badge_status(line) or emoji_status(plain_text(line))
+    opening = structure.visible[:15]
+    for index, (number, line) in enumerate(opening):
+        following = opening[index + 1][1] if index + 1 < len(opening) else ""
+        # an issue's or a discussion's state line ("Closed as outdated · ana started this ...")
+        found = badge_status(line) or emoji_status(plain_text(line)) or issue_state(line, following)
         if found:
             return found, number, number
     marked = title_status(title)

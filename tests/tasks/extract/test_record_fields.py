@@ -164,3 +164,16 @@ def test_a_titles_kind_or_number_in_capitals_is_no_placeholder() -> None:
     assert is_template("[RFC-RT-004] [short title of the change]", source)
     assert is_template("[Title]", source)
     assert is_template("[TITLE]", source)  # nothing after it: the whole title is to replace
+
+
+def test_a_field_list_and_a_trackers_state_line_state_a_records_status() -> None:
+    """A reStructuredText or MyST field list (":Status: Accepted", ":Date: 2026-02-17") is a
+    record's fields; a GitHub issue's or discussion's state line with its close reason is its
+    status; a colon inside prose is neither."""
+    assert stated("# ADR 3: Queues\n\n:Status: Accepted\n:Date: 2026-02-17\n\n## Context\n\nWhy.\n") == (
+        ("2026-02-17", 4), ("Accepted", 3, 3))
+    text = "# Keep holds in a column #214\n\nClosed as outdated · **ana-k** started this conversation in Ideas\n"
+    meta, body, first = split_frontmatter(text)
+    structure = scan(body, first)
+    assert marked_status(structure, "Keep holds in a column #214") == ("Closed as outdated", 3, 3)
+    assert stated("# T\n\nThe status: fine, mostly.\n")[1] is None
