@@ -431,6 +431,8 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
         return headed
     section = find_section(structure, "status", "current status", "state")
     paragraph = first_paragraph(structure.lines(section)) if section is not None else None
+    if section is None:  # a notice titled "Status" (":::info Status" / "**In review.** ..." / ":::")
+        paragraph = first_paragraph(_status_admonition(structure))
     if paragraph:
         text, start, end = paragraph
         text = STATE_LABEL_RE.sub("", text, count=1)  # "**Current state:** Under Discussion" (KIP)
@@ -439,8 +441,11 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
         bare = _EDGE_MARKS_RE.sub("", text)
         if status_words_only and not (words and len(bare.split()) <= 6):
             return None  # a progress report, not a status
-        if words and len(bare.split()) <= 3 and _STATUS_WORD_RE.match(bare):
-            value = bare  # the section states the status alone ("Accepted"): as written
+        opening = _EDGE_MARKS_RE.sub("", _SENTENCE_END_RE.split(bare, maxsplit=1)[0])
+        if words and len(opening.split()) <= 3 and _STATUS_WORD_RE.fullmatch(opening):
+            # the section states the status alone ("Accepted"), or in a sentence of its own before
+            # the story ("Resolved. Migration rolled back at 07:38"): as written
+            value = opening
         return ObservationFact(f"Status: {value}", start, end, "status")
     retired = find_section(structure, "superseded", "deprecated", "withdrawn", "rejected")
     if retired is not None:
@@ -449,6 +454,27 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
         title = structure.title(retired).strip().lower()
         return ObservationFact(f"Status: {title}", line, first, "status")
     return None
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!])[*_]{0,2}\s+")
+# A notice (admonition) titled as a Status section: Docusaurus's and HackMD's ":::info Status",
+# MyST's colon fence ":::{note} Status", up to its closing fence.
+_STATUS_ADMONITION_RE = re.compile(r"^\s*:{3,}\s*(?:\{\w+\}|\w+)\s+(?:current\s+)?(?:status|state)\s*$", re.I)
+_ADMONITION_END_RE = re.compile(r"^\s*:{3,}\s*$")
+_ADMONITION_LINES = 40
+
+
+def _status_admonition(structure: Structure) -> list[tuple[int, str]]:
+    """The lines of the first notice titled "Status" among the page's first lines."""
+    inside: list[tuple[int, str]] | None = None
+    for number, line in structure.visible[:_ADMONITION_LINES]:
+        if inside is not None:
+            if _ADMONITION_END_RE.match(line):
+                return inside
+            inside.append((number, line))
+        elif ":::" in line and _STATUS_ADMONITION_RE.match(line):
+            inside = []
+    return inside or []
 
 
 # A status field written as a heading ("## Status: Closed", "### Status — Accepted").

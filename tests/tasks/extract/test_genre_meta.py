@@ -381,3 +381,27 @@ def test_a_notice_label_at_a_pages_top_is_its_status() -> None:
     sentence = ("# Data design\n\nFiles are\narchived in SampleTrack.\n\nArchived data stays.\n\n"
                 "## Summary\n\nWe keep data.\n")
     assert _stated(_extract(sentence, "notes/data.md"), "status") == []
+
+
+@pytest.mark.parametrize(
+    ("notice", "expected"),
+    [(":::info Status\n**Approved.** Build starts in the next sprint, see the epic.\n:::", "Status: Approved"),
+     (":::{note} Current status\nIn review; comments on the pull request.\n:::", "Status: in review"),
+     (":::tip Background\nAccepted practice in the team is to page twice.\n:::", None)],
+)
+def test_a_notice_titled_status_is_the_pages_status_section(notice: str, expected: str | None) -> None:
+    """A Docusaurus, HackMD or MyST notice titled "Status" (":::info Status" ... ":::") says what a
+    Status section does; its status sentence alone, as written ("**Approved.** Build starts ...");
+    a notice of another title states none."""
+    text = (f"# Ledger compaction\n\n{notice}\n\n## Motivation\n\nThe ledger grows.\n\n"
+            "## Proposal\n\nThe broker compacts the ledger nightly.\n\n## Alternatives\n\nDeleting old entries.\n")
+    assert _stated(_extract(text, "design/compaction.md"), "status") == ([expected] if expected else [])
+
+
+def test_a_status_sections_opening_sentence_is_its_status_as_written() -> None:
+    """An incident template's Current Status section that opens with the status in a sentence of
+    its own ("Resolved. Rolled back at 07:38 ..."): the status as written."""
+    text = ("# Checkout errors after the 2.14 deploy\n\n## Summary\n\nCheckout failed for 40 minutes.\n\n"
+            "## Current Status\n\nResolved. The deploy was rolled back at 07:38 and errors stopped.\n\n"
+            "## Timeline\n\n- 07:00 deploy\n- 07:38 rollback\n\n## Root Cause\n\nA missing index.\n")
+    assert _stated(_extract(text, "postmortems/checkout.md"), "status") == ["Status: Resolved"]
