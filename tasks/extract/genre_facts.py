@@ -236,7 +236,7 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
     result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
     title = (result.title, result.subject.ref.line) if result.subject is not None else None
     result.observations += field_dates(fields, title, header_lines(structure), source_stem(result.source),
-                                       structure.visible)
+                                       structure.visible, revision_lines(structure))
     subject = result.subject
     # A document that is only a document (an options analysis, a change request, a catalogue
     # page: no entity type of its own) is found by its file, so a link from another page

@@ -73,10 +73,13 @@ _MONTH_FIRST_SPAN_RE = re.compile(
 _DAY_FIRST_SPAN_RE = re.compile(
     rf"\b(?P<day>\d{{1,2}}){_ORDINAL}\s*+(?:-|–|—|to\b|and\b|until\b)\s*+\d{{1,2}}{_ORDINAL}\s++(?P<month>{_MONTH_NAME})\b",
     re.I)
-# An incident told as a span ("Between November 11 and November 15, 2025 we hit ...").
+# An incident told as a span ("Between November 11 and November 15, 2025 we hit ...", "From
+# Friday, 21 August 2026 to Wednesday, 2 September 2026, payments ...": its first day, whole).
 _SPAN_OPENING_RE = re.compile(
     rf"(?:^|[\s(])(?:[Bb]etween|[Ff]rom)\s++(?P<when>{_MONTH_NAME}\.?\s++\d{{1,2}}{_ORDINAL}\s++"
-    rf"(?:and|to|until|through)\s++(?:{_MONTH_NAME}\.?\s++)?\d{{1,2}}{_ORDINAL},?\s++(?:19|20)\d{{2}})\b",
+    rf"(?:and|to|until|through)\s++(?:{_MONTH_NAME}\.?\s++)?\d{{1,2}}{_ORDINAL},?\s++(?:19|20)\d{{2}})\b"
+    rf"|(?:^|[\s(])(?:[Bb]etween|[Ff]rom)\s++(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s++)?"
+    rf"(?P<day_first>\d{{1,2}}{_ORDINAL}\s++{_MONTH_NAME}\s++(?:19|20)\d{{2}}),?\s++(?:and|to|until|through)\b",
     re.I)
 _TIMESTAMP_RE = re.compile(r"\b((?:19|20)\d{2}-\d{2}-\d{2})[T_](?=\d)")
 # PEP's `01-Jun-2001`; Jira's `01/Mar/24 2:05 PM` (its two-digit year: the month's name leaves
@@ -109,7 +112,9 @@ _BYLINE_WORD_RE = re.compile(
     r"|exported|prepared|compiled|revised)\b", re.I
 )
 _EDGE_MARKS_RE = re.compile(r"^(?!~~)[^\w(]+|[^\w)~]+$")  # a struck-through step keeps its marks
-_STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
+# A file filed by its day, the day first or last in its name (`2020-01-23-sync.md`,
+# `zoom-summary-ops-sync-2026-12-01.md`, as meeting tools name their exports).
+_STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b|(?<=[-_])((?:19|20)\d{2})-(\d{2})-(\d{2})$")
 
 # ("Incident: INC-2025-0214, Tue 4 Mar 2025, 05:40-08:05" states the day it happened)
 CREATED_KEYS = ("creation date", "created", "start date", "created on", "date", "released", "released on",
@@ -147,6 +152,7 @@ _OTHER_DATE_KEYS = frozenset({*UPDATED_KEYS, *REVIEWED_KEYS, "review date", "nex
 # The label of each genre's main date observation.
 DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
 DEFAULT_DATE_LABEL = "Date"
+CLOSING_DATE_LABEL = "Closing date"  # when a proposal's vote, a poll or an issue was closed
 
 
 def genre_status(
@@ -799,7 +805,7 @@ def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None
         for match in openings:
             if _BYLINE_WORD_RE.search(line[: match.start()]):
                 continue  # "Posted on 12 March 2024": when it was written, not what happened
-            fact = _date_fact(label, match.group("when").rstrip(" ,"), number)
+            fact = _date_fact(label, (match["when"] or match.groupdict().get("day_first") or "").rstrip(" ,"), number)
             if fact is not None:
                 return fact
     return None
@@ -811,25 +817,28 @@ def field_dates(
     opening: Sequence[tuple[int, str]] = (),
     stem: str = "",
     closing: Sequence[tuple[int, str]] = (),
+    revisions: Sequence[tuple[int, str]] = (),
 ) -> list[ObservationFact]:
     """The dates a document of no genre states in its own fields, else in its title ("Review,
     2020-02-03", "thread of Tuesday 14 October 2025"), else in a byline among its `opening`
-    lines ("Exported from the team's retro board, 11 March 2026"), else in its file name
-    (`2025-10-09-idp-key-rollover.md`); its last update or review also in a footer among its
-    `closing` lines; never from the rest of its prose."""
+    lines ("Exported from the team's retro board, 11 March 2026"), else in the first row of its
+    revision history (`revisions`, revision_lines), else in its file name
+    (`2025-10-09-idp-key-rollover.md`); its last update or review also in the last row of its
+    revision history or a footer among its `closing` lines; never from the rest of its prose."""
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in opening)])
     main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS, order)
     if main is None and title is not None:
         fact = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
         main = fact if fact is not None and _FULL_DATE_RE.search(fact.text) else None  # a day, not a month
     bylines = _byline_dates(opening, order)
+    first_revision, last_revision = _revision_dates(DEFAULT_DATE_LABEL, revisions, order)
     main = (main or bylines.get(DEFAULT_DATE_LABEL) or _status_day(DEFAULT_DATE_LABEL, fields, order)
-            or _stem_date(DEFAULT_DATE_LABEL, stem))
+            or first_revision or _stem_date(DEFAULT_DATE_LABEL, stem))
     footer = footer_dates(closing, order)
     found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated")
-             or footer.get("Last updated"),
+             or last_revision or footer.get("Last updated"),
              _field_date("Review date", fields, REVIEWED_KEYS, order) or bylines.get("Review date")
-             or footer.get("Review date")]
+             or footer.get("Review date"), bylines.get(CLOSING_DATE_LABEL)]
     return [fact for fact in found if fact is not None]
 
 
@@ -843,8 +852,10 @@ _WRITE_UP_MADE_RE = re.compile(
 # from holds on Mar 12, 2026" the day it was merged).
 _BYLINE_DATE_WORD_RE = re.compile(
     r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
-    r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into)"
-    r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified))\b", re.I)
+    r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into|started)"
+    r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified)"
+    # a proposal's or a poll's close, as Loomio's and trackers' bylines give it ("Closed Thu 5 Nov 2026")
+    r"|(?P<closed>closed))\b", re.I)
 # A byline that opens with its author ("By Tim Okafor · July 4, 2025 · 5 min read", "_by Ana Ruiz, 3 March").
 _BY_AUTHOR_RE = re.compile(r"^\W{0,3}[Bb]y\s++[A-Z@]")
 # The end of a byline's clause: a full stop before the next sentence or field.
@@ -869,7 +880,7 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
         words = [*_BYLINE_DATE_WORD_RE.finditer(line)]
         for index, word in enumerate(words):
             label = ("Last updated" if word["updated"] else "Review date" if word["reviewed"]
-                     else DEFAULT_DATE_LABEL)
+                     else CLOSING_DATE_LABEL if word["closed"] else DEFAULT_DATE_LABEL)
             # a clause ends where the next verb's begins: Confluence's "Created by Ana Ruiz, last
             # modified on Mar 03, 2026" dates the last change, not the page's creation
             end = words[index + 1].start() if index + 1 < len(words) else len(line)
@@ -937,7 +948,10 @@ def _status_day(label: str, fields: Sequence[HeaderField], order: bool | None) -
     the later record's, never this one's)."""
     for found in fields:
         if _is_status_key(found.key) and _DECIDED_STATUS_RE.match(plain_text(found.value)):
-            fact = _date_fact(label, found.value, found.line, order)
+            # the field's own value: a byline's next item ("Status: Final · Issued 9 September
+            # 2026") dates the issue of the page, not the status
+            own = _BYLINE_ITEM_SPLIT_RE.split(found.value, maxsplit=1)[0]
+            fact = _date_fact(label, own, found.line, order)
             if fact is not None and _FULL_DATE_RE.search(fact.text.split(" (", 1)[0]):
                 return fact
             return None
@@ -947,11 +961,12 @@ def _status_day(label: str, fields: Sequence[HeaderField], order: bool | None) -
 def _stem_date(label: str, stem: str) -> ObservationFact | None:
     """Minutes and incident reviews are filed by their day (`2020-01-23.md`): the only date
     many of them carry in full."""
-    match = _STEM_DATE_RE.match(stem)
+    match = _STEM_DATE_RE.search(stem)
     if not match:
         return None
+    year, month, day_of = (match[1], match[2], match[3]) if match[1] else (match[4], match[5], match[6])
     try:
-        day = date(int(match[1]), int(match[2]), int(match[3])).isoformat()
+        day = date(int(year), int(month), int(day_of)).isoformat()
     except ValueError:
         return None
     return ObservationFact(f"{label}: {day} (from the file name)", 1, 1, "date")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tasks.extract.genre_meta import genre_dates, iso_date
-from tasks.extract.genres import POSTMORTEM
+from tasks.extract.genres import POSTMORTEM, HeaderField
 from tests.extraction import extract as _extract
 from tests.extraction import stated as _stated
 
@@ -41,6 +41,12 @@ def test_a_postmortems_byline_date_is_not_the_incidents() -> None:
              (7, "- Storm Halvard, Saturday 8 November 2025, 17:40 to 23:55 local")]
     facts = genre_dates(POSTMORTEM, [], ("Storm Halvard: lessons learned", 1), prose, "halvard")
     assert [(f.text.split(" (")[0], f.line_start) for f in facts] == [("Incident date: 2025-11-08", 7)]
+    # a status field's day is its own, not the byline's next item's; the story's span opens the day
+    issued = [HeaderField("status", "Final · Issued 9 September 2026", 3)]
+    told = [(3, "_Status: Final · Issued 9 September 2026_"),
+            (7, "From Friday, 21 August 2026 to Wednesday, 2 September 2026, payments were held.")]
+    facts = genre_dates(POSTMORTEM, issued, ("Incident report: payments held", 1), told, "held")
+    assert [(f.text.split(" (")[0], f.line_start) for f in facts] == [("Incident date: 2026-08-21", 7)]
     posted = [(3, "Resolved. Posted Jun 02, 2025 - 12:15 BST")]  # a status page's update: during it
     facts = genre_dates(POSTMORTEM, [], ("Incident history: export delayed", 1), posted, "export")
     assert [f.text.split(" (")[0] for f in facts] == ["Incident date: 2025-06-02"]
@@ -141,6 +147,20 @@ def test_an_incident_sentence_is_no_status_unless_about_this_incident() -> None:
         ("# Learn backlog notebook\n\nOwner: Learn team. Last run: 2025-10-27.\n\nRun cell 1.\n", "nb/learn.md",
          ["Last updated: 2025-10-27"]),
         ("# Catalogue page, autumn edition\n\nThe catalogue lists 2 March 2025 as a holiday.\n", "cat/page.md", []),
+        # a meeting tool's export, its day last in the file name (the title's 03/04/2026 says no order)
+        ("# Summary of the ops sync (03/04/2026)\n\nWe met.\n", "notes/summary-ops-sync-2026-03-04.md",
+         ["Date: 2026-03-04 (from the file name)"]),
+        # a proposal's byline: the day it was started, and the day its vote closed (Loomio)
+        ("# Move to queues\n\n**Proposal** · Status: Closed · Started by Ana on 2 Oct 2026 · Closed Thu 9 Oct 2026,"
+         " 17:00 GMT\n\nWe move.\n", "props/queues.md",
+         ['Date: 2026-10-02 (written "Started by Ana on 2 Oct 2026")',
+          'Closing date: 2026-10-09 (written "Closed Thu 9 Oct 2026, 17:00 GMT")']),
+        # a cover page's revision history under a bold label: its first and last rows (a template's
+        # placeholder row is none)
+        ("Ledger Platform\nSoftware Architecture Document\n\n**Revision History**\n\n| Date | Version | Author |\n"
+         "|---|---|---|\n| 02.03.2025 | 1.0 | Ana |\n| 14.01.2026 | 2.0 | Bo |\n| <dd/mm/yy> | <x.x> | <name> |\n\n"
+         "## 1. Introduction\n\nThe ledger.\n", "arch/ledger-sad.md",
+         ['Date: 2025-03-02 (written "02.03.2025")', 'Last updated: 2026-01-14 (written "14.01.2026")']),
     ],
 )
 def test_the_dates_a_page_of_no_genre_states_about_itself(text: str, path: str, expected: list[str]) -> None:
