@@ -388,3 +388,19 @@ def test_an_edit_note_that_says_this_is_superseded_means_the_whole_record() -> N
 
     assert typed("> **Edit (4 May 2025, @ana):** this is superseded by ADR 0012, *Queues*.") == {("supersedes", True)}
     assert typed("These ranges are superseded by ADR 0012.") == {("partially_supersedes", True)}
+
+
+def test_a_related_articles_list_of_titles_cites_each_by_its_title() -> None:
+    """A help centre's export keeps its "Related articles" as titles without links; each item
+    that reads as a title is a link by title (a sentence, a link or a commented item is not), and
+    the list ends where its items do."""
+    from tasks.extract.genre_links import related_title_links
+
+    text = ("# Reprocessing a file\n\n1. Run the job.\n\n**Related articles**\n\n- Disk full: what to check\n"
+            "- [Queue lag](../runbooks/queue-lag.md)\n- The new process, if it ships, changes step 2.\n"
+            "- Paging the on-call <!-- when the rota lands -->\n- How to raise a support ticket\n\n"
+            "Comments: 2\n\n- Not a title of this list\n")
+    found = [(link.text, link.line, link.folder, link.relation_type) for link in related_title_links(_structure(text))]
+    assert found == [("Disk full: what to check", 7, "*title", "relates_to"),
+                     ("How to raise a support ticket", 11, "*title", "relates_to")]
+    assert related_title_links(_structure("# T\n\nWe related the articles.\n\n- Disk full\n")) == []
