@@ -47,7 +47,8 @@ DATE_LINE_RE = re.compile(
     re.I,
 )
 _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
-_NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
+# "0007. Use Kafka", "ADR-0009 — Customs releases ...": the number and the dash after it.
+_NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+(?:[.:)]|\s+[–—-])?\s+(?=\S)", re.I)
 # The UTC prefix of a stored raw file's name ("2026-03-24T22-40-05Z__").
 _STORED_PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}__")
 
@@ -122,7 +123,8 @@ def document_title(
     meta: Mapping[str, Any], structure: Structure, source: SourceRef
 ) -> tuple[str, int]:
     """The front matter's title, else a header block's (`Title:`), else the first top-level
-    heading, else the file name."""
+    heading, else the top of an outline that starts a level down (_outline_top), else the file
+    name."""
     title = meta.get("title")
     if isinstance(title, str) and title.strip():
         return plain_text(title), meta_line(meta, "title")
@@ -135,9 +137,32 @@ def document_title(
             if section_key(heading) in _SECTION_WORDS:
                 break  # "# Context" is the first section of an untitled record, not its title
             return heading, structure.number(section)
+    top = _outline_top(structure)
+    if top is not None:
+        return top
     stem = source_stem(source)
     stem = _STORED_PREFIX_RE.sub("", stem)
     return stem.replace("-", " ").replace("_", " ").strip() or stem, 1
+
+
+_OUTLINE_TOP_LINES = 4  # a tool's preamble above it: "📝 Notes" and the day, as Gemini's notes open
+
+
+def _outline_top(structure: Structure) -> tuple[str, int] | None:
+    """A page without a top-level heading whose outline starts one level down: its first
+    heading, the only one of its level, every other heading below it, after at most a short
+    preamble ("📝 Notes" / "Oct 27, 2026" / "## Redress v2 design review" / "### Summary"), is
+    its title written a level down."""
+    sections = structure.sections[1:]
+    if not sections or structure.sections[0].level != 0:
+        return None
+    first = sections[0]
+    heading = structure.title(first)
+    preamble = [line for _, line in structure.lines(structure.sections[0]) if line.strip()]
+    if (len(preamble) > _OUTLINE_TOP_LINES or not heading or section_key(heading) in _SECTION_WORDS
+            or any(section.level <= first.level for section in sections[1:])):
+        return None
+    return heading, structure.number(first)
 
 
 def _header_title(structure: Structure) -> tuple[str, int] | None:
