@@ -101,7 +101,9 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
                 # a proposal process's stage ("Stage: Accepted"), after every status field
                 "stage",
                 # a technology radar blip's ring (`ring: Adopt`): what the team decided of it
-                "ring")
+                "ring",
+                # a LeanIX fact sheet's approval by its owners ("Quality seal: Approved")
+                "quality seal")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
@@ -405,6 +407,23 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
         item = _byline_item_status(byline["text"]) if byline else None
         if item:
             return status_observation(item, number, number)
+        field = _item_field_status(line) if byline is None and "·" in line else None
+        if field:  # "`Application` · Fact sheet completion **84%** · Quality seal: **Approved**"
+            return status_observation(field, number, number)
+    return None
+
+
+_ITEM_FIELD_RE = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]{1,30}?)\s*:\s*(?P<value>\S.*)$")
+
+
+def _item_field_status(line: str) -> str | None:
+    """The value of a status field that is one item of a line of items set apart by middle dots
+    (a catalogue's or a forum's header line), the items plain."""
+    items = _BYLINE_ITEM_SPLIT_RE.split(plain_text(line))
+    for item in items if len(items) > 1 else ():
+        field = _ITEM_FIELD_RE.match(item.strip())
+        if field and _is_status_key(" ".join(field["key"].lower().split())) and not is_pointer(field["value"]):
+            return field["value"].strip()
     return None
 
 

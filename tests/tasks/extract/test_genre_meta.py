@@ -103,6 +103,9 @@ def test_a_bold_field_closed_before_its_prose_and_a_revision_history() -> None:
         ("*Views · Version 2.1 · Lucy Ambrose · Approved by the Architecture Board, 11 March 2025*",
          'Status: Approved (written "Approved by the Architecture Board, 11 March 2025")'),
         ("This incident has been resolved.", "Status: resolved"),
+        # a catalogue's header line of items: its status field's item (LeanIX's quality seal)
+        ("`Application` · Fact sheet completion **84%** · Quality seal: **Approved** (renewed 19 Nov 2026)",
+         'Status: Approved (written "Approved (renewed 19 Nov 2026)")'),
         ("This post-incident review is final; it was accepted by the leadership group.", "Status: final"),
     ],
 )
@@ -425,3 +428,11 @@ def test_a_status_sections_opening_sentence_is_its_status_as_written() -> None:
             "## Current Status\n\nResolved. The deploy was rolled back at 07:38 and errors stopped.\n\n"
             "## Timeline\n\n- 07:00 deploy\n- 07:38 rollback\n\n## Root Cause\n\nA missing index.\n")
     assert _stated(_extract(text, "postmortems/checkout.md"), "status") == ["Status: Resolved"]
+
+
+def test_an_items_field_of_another_things_status_is_none() -> None:
+    """A header line's item that states the status of something else ("Build status: failing")
+    is not the page's."""
+    result = _extract("# Vault Object\n\n`Service` · Build status: failing · Owner: Ana\n\n"
+                      "## Architecture\n\nThree racks in two rooms.\n")
+    assert _stated(result, "status") == []
