@@ -422,7 +422,8 @@ def _item_field_status(line: str) -> str | None:
     items = _BYLINE_ITEM_SPLIT_RE.split(plain_text(line))
     for item in items if len(items) > 1 else ():
         field = _ITEM_FIELD_RE.match(item.strip())
-        if field and _is_status_key(" ".join(field["key"].lower().split())) and not is_pointer(field["value"]):
+        key = " ".join(field["key"].lower().split()) if field else ""
+        if field and _is_status_key(key) and not is_pointer(field["value"]):
             return field["value"].strip()
     return None
 
@@ -824,13 +825,14 @@ def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None
         for match in openings:
             if _BYLINE_WORD_RE.search(line[: match.start()]):
                 continue  # "Posted on 12 March 2024": when it was written, not what happened
-            fact = _date_fact(label, (match["when"] or match.groupdict().get("day_first") or "").rstrip(" ,"), number)
+            when = match["when"] or match.groupdict().get("day_first") or ""
+            fact = _date_fact(label, when.rstrip(" ,"), number)
             if fact is not None:
                 return fact
     return None
 
 
-def field_dates(
+def field_dates(  # noqa: PLR0913  each place a page states its dates, read by the caller once
     fields: Sequence[HeaderField],
     title: tuple[str, int] | None = None,
     opening: Sequence[tuple[int, str]] = (),

@@ -33,7 +33,8 @@ from tasks.record_dates import day_first_hint, find_date
 STATUS_KEYS = ("status", "decision status", "adr status", "record status")
 # A reStructuredText or MyST field list writes the key between colons (":Status: Accepted").
 STATUS_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?:?(?:\**|_{1,2})(?:status|(?:decision|adr|record)\s+status)(?:\**|_{1,2})\s*+:\s*+(?:\**|_{1,2})\s*+"
+    r"^\s*(?:[-*+]\s+)?:?(?:\**|_{1,2})(?:status|(?:decision|adr|record)\s+status)(?:\**|_{1,2})\s*+:"
+    r"\s*+(?:\**|_{1,2})\s*+"
     r"(?P<value>\S.*)$",
     re.I,
 )
@@ -43,7 +44,8 @@ STATUS_LINE_RE = re.compile(
 _OTHER_STATUS_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\**(?:(?:state|stage)\**\s*+:|status\**[ \t]+[-–—])\s*+\**\s*+(?P<value>\S.*)$", re.I)
 DATE_LINE_RE = re.compile(
-    r"^\s*+(?:[-*+]\s++)?:?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
+    r"^\s*+(?:[-*+]\s++)?:?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:"
+    r"\s*+\**+\s*+(?P<value>\S.*)$",
     re.I,
 )
 _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")

@@ -100,7 +100,8 @@ def may_hold_bare_path(text: str) -> bool:
     return "/" in text and ".m" in text
 # A cross-reference role of Sphinx and MyST: {doc}`0007-holds` or :doc:`Holds <../decisions/0007-holds>`
 # (its target a document's path without the suffix, its text the title before "<target>").
-DOC_ROLE_RE = re.compile(r"(?:\{doc\}|:doc:)`(?:(?P<title>[^`<]{1,200}?)\s*<(?P<target>[^`<>]{1,300})>|(?P<bare>[^`<>]{1,300}))`")
+DOC_ROLE_RE = re.compile(
+    r"(?:\{doc\}|:doc:)`(?:(?P<title>[^`<]{1,200}?)\s*<(?P<target>[^`<>]{1,300})>|(?P<bare>[^`<>]{1,300}))`")
 _ITEM_MARKER_RE = re.compile(r"^(?:[-*+>]|\d+[.)])\s+")
 _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 
@@ -200,10 +201,8 @@ def links_in_line(
         label = " ".join(match.group(2).split())
         ids = [_id_number(m) for m in _ID_RE.finditer(label)]
         found.append((match.start(), label, stem, record_number(stem) or (ids[0] if ids else None), False))
-    for match in DOC_ROLE_RE.finditer(line) if role else ():
-        stem = _link_stem(match["target"] or match["bare"])
-        if stem is not None:
-            found.append((match.start(), " ".join((match["title"] or stem).split()), stem, record_number(stem), False))
+    if role:
+        found += _role_links(line)
     masked = _LINK_RE.sub(lambda m: " " * len(m.group(0)), text)
     for match in _ID_RE.finditer(masked):
         found.append((match.start(), match.group(0), None, _id_number(match), False))
@@ -238,6 +237,17 @@ def links_in_line(
             relation_type, incoming = RELATES_TO, False  # a path from the docs' root: cited
         links.append(RecordLink(relation_type, incoming, label, stem, ref_number, number, excerpt))
     return links
+
+
+def _role_links(line: str) -> list[tuple[int, str, str | None, int | None, bool]]:
+    """The pages a line's {doc} roles cite: (position, text, stem, number, mention)."""
+    found: list[tuple[int, str, str | None, int | None, bool]] = []
+    for match in DOC_ROLE_RE.finditer(line):
+        stem = _link_stem(match["target"] or match["bare"])
+        if stem is not None:
+            text = " ".join((match["title"] or stem).split())
+            found.append((match.start(), text, stem, record_number(stem), False))
+    return found
 
 
 def _id_number(match: re.Match[str]) -> int:

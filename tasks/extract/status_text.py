@@ -124,7 +124,8 @@ _REPLACED_CLAUSE_RE = re.compile(
 # "Customs API v2" (Loomio)", "Draft – for the Wednesday review, please comment inline").
 _NOTE_CLAUSE_RE = re.compile(r"^[\s,;:]*[–—-]\s*(?:see|for|please)\b", re.I)
 # A draft's version in brackets ("DRAFT (v0.3)", "Draft (version 2)", "In review (rev. 4)").
-_VERSION_RE = re.compile(r"^(?:v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?|(?:version|rev\.?|revision)\s*\d+(?:\.\d+)*)$")
+_VERSION_RE = re.compile(
+    r"^(?:v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?|(?:version|rev\.?|revision)\s*\d+(?:\.\d+)*)$")
 
 
 def _is_qualifier(status: str, rest: str) -> bool:
