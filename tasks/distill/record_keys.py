@@ -54,7 +54,18 @@ def names_by_key(link: RecordLink, target_ids: set[tuple[str, int]]) -> bool:
     # (a title that opens with a standard's name, "SHA-256 fixity ...", states no key)
     if named is None or named[0].upper() in NOT_RECORD_SERIES:
         return False
-    return named in target_ids or link.stem is not None and record_number(link.stem) == named[1]
+    return named in target_ids or link.stem is not None and (
+        record_number(link.stem) == named[1] or _stem_key(link.stem) == named)
+
+
+# A key inside a file's name after a tool's prefix ("gitlab-incident-87-gate-lanes" is incident
+# 87, as trackers export their issues): its series word and its number.
+_STEM_KEY_RE = re.compile(r"(?:^|[-_])(?P<prefix>[a-z]{2,8})[-_]0*(?P<number>\d{1,6})(?:[-_]|$)", re.I)
+
+
+def _stem_key(stem: str) -> tuple[str, int] | None:
+    match = _STEM_KEY_RE.search(stem)
+    return (match["prefix"].lower(), int(match["number"])) if match else None
 
 
 # A link's text that opens with a word and a day of a month ("Debrief 5 March", "Review 12 Jan

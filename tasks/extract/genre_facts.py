@@ -24,7 +24,7 @@ from tasks.extract.document_keys import cited_incidents, own_keys
 from tasks.extract.document_people import full_name
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
-from tasks.extract.genre_links import field_links, prose_links, unique_links
+from tasks.extract.genre_links import field_links, prose_links, related_title_links, unique_links
 from tasks.extract.genre_meta import field_dates, genre_dates, genre_status, revision_lines
 from tasks.extract.genre_parts import log_last_day
 from tasks.extract.genre_prose import prose_paragraphs, timeline_lines
@@ -236,7 +236,7 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
     result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
     title = (result.title, result.subject.ref.line) if result.subject is not None else None
     result.observations += field_dates(fields, title, header_lines(structure), source_stem(result.source),
-                                       structure.visible)
+                                       structure.visible, revision_lines(structure))
     subject = result.subject
     # A document that is only a document (an options analysis, a change request, a catalogue
     # page: no entity type of its own) is found by its file, so a link from another page
@@ -261,7 +261,8 @@ def _document_links(
     folder = posixpath.dirname((result.source.original_path or result.source.raw_path).replace("\\", "/"))
     own = (stem, record_number(stem))
     return unique_links([*field_links(fields, folder, own),
-                         *prose_links(structure, folder, own, typed_only=typed_only, reported=reported)])
+                         *prose_links(structure, folder, own, typed_only=typed_only, reported=reported),
+                         *related_title_links(structure)])
 
 
 def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:

@@ -397,6 +397,41 @@ def _wiki_links(
 _FILE_NAME_RE = re.compile(r"(?=[^\s]*[-_/])[\w./-]+|[\w -]+\.md", re.I)
 
 
+# A page's list of related pages by their titles alone, without links, as a help centre's
+# export leaves it (Zendesk's "Related articles", a wiki's "Related pages", "See also"): each
+# item that reads as a title cites the document of that title, when the memory has exactly one
+# (record_graph.RecordIndex); a sentence, a link or a comment is no title.
+_RELATED_LABEL_RE = re.compile(
+    r"^\s*(?:#{1,6}\s+)?(?:\*\*|__)?(?:related\s+(?:articles|pages|documents|docs|reading)|see\s+also"
+    r"|further\s+reading)(?:\*\*|__)?\s*:?\s*$", re.I)
+_TITLE_ITEM_RE = re.compile(r"^\s*[-*+]\s+(?P<title>[^\s\[\]()<>`][^\[\]()<>`]{2,118}[^\s.;!?\[\]()<>`])\s*$")
+_TITLE_WORDS = 12
+
+
+def related_title_links(structure: Structure) -> list[RecordLink]:
+    """The titles a related-pages list names (see _RELATED_LABEL_RE), as links by title."""
+    visible = structure.visible
+    links: list[RecordLink] = []
+    for index in sorted(structure.holding("elated", "ee also", "EE ALSO", "urther reading")):
+        if not _RELATED_LABEL_RE.match(visible[index][1]):
+            continue
+        for number, line in visible[index + 1:]:
+            if not line.strip():
+                continue
+            item = _TITLE_ITEM_RE.match(line)
+            if item is None:
+                if not _ITEM_RE.match(line):
+                    break  # the list ended
+                continue  # an item with a link or a sentence: the paragraph readers' own
+            title = item["title"].strip()
+            if len(title.split()) <= _TITLE_WORDS:
+                links.append(RecordLink(RELATES_TO, False, title, None, None, number, title, BY_TITLE))
+    return links
+
+
+_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
 def _mention_links(
     text: str, where: _LineEnds, folder: str, entries: AbstractSet[str] = frozenset()
 ) -> list[RecordLink]:

@@ -73,10 +73,13 @@ _MONTH_FIRST_SPAN_RE = re.compile(
 _DAY_FIRST_SPAN_RE = re.compile(
     rf"\b(?P<day>\d{{1,2}}){_ORDINAL}\s*+(?:-|–|—|to\b|and\b|until\b)\s*+\d{{1,2}}{_ORDINAL}\s++(?P<month>{_MONTH_NAME})\b",
     re.I)
-# An incident told as a span ("Between November 11 and November 15, 2025 we hit ...").
+# An incident told as a span ("Between November 11 and November 15, 2025 we hit ...", "From
+# Friday, 21 August 2026 to Wednesday, 2 September 2026, payments ...": its first day, whole).
 _SPAN_OPENING_RE = re.compile(
     rf"(?:^|[\s(])(?:[Bb]etween|[Ff]rom)\s++(?P<when>{_MONTH_NAME}\.?\s++\d{{1,2}}{_ORDINAL}\s++"
-    rf"(?:and|to|until|through)\s++(?:{_MONTH_NAME}\.?\s++)?\d{{1,2}}{_ORDINAL},?\s++(?:19|20)\d{{2}})\b",
+    rf"(?:and|to|until|through)\s++(?:{_MONTH_NAME}\.?\s++)?\d{{1,2}}{_ORDINAL},?\s++(?:19|20)\d{{2}})\b"
+    rf"|(?:^|[\s(])(?:[Bb]etween|[Ff]rom)\s++(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s++)?"
+    rf"(?P<day_first>\d{{1,2}}{_ORDINAL}\s++{_MONTH_NAME}\s++(?:19|20)\d{{2}}),?\s++(?:and|to|until|through)\b",
     re.I)
 _TIMESTAMP_RE = re.compile(r"\b((?:19|20)\d{2}-\d{2}-\d{2})[T_](?=\d)")
 # PEP's `01-Jun-2001`; Jira's `01/Mar/24 2:05 PM` (its two-digit year: the month's name leaves
@@ -98,7 +101,9 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
                 # a proposal process's stage ("Stage: Accepted"), after every status field
                 "stage",
                 # a technology radar blip's ring (`ring: Adopt`): what the team decided of it
-                "ring")
+                "ring",
+                # a LeanIX fact sheet's approval by its owners ("Quality seal: Approved")
+                "quality seal")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
@@ -109,7 +114,9 @@ _BYLINE_WORD_RE = re.compile(
     r"|exported|prepared|compiled|revised)\b", re.I
 )
 _EDGE_MARKS_RE = re.compile(r"^(?!~~)[^\w(]+|[^\w)~]+$")  # a struck-through step keeps its marks
-_STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
+# A file filed by its day, the day first or last in its name (`2020-01-23-sync.md`,
+# `zoom-summary-ops-sync-2026-12-01.md`, as meeting tools name their exports).
+_STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b|(?<=[-_])((?:19|20)\d{2})-(\d{2})-(\d{2})$")
 
 # ("Incident: INC-2025-0214, Tue 4 Mar 2025, 05:40-08:05" states the day it happened)
 CREATED_KEYS = ("creation date", "created", "start date", "created on", "date", "released", "released on",
@@ -147,6 +154,7 @@ _OTHER_DATE_KEYS = frozenset({*UPDATED_KEYS, *REVIEWED_KEYS, "review date", "nex
 # The label of each genre's main date observation.
 DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
 DEFAULT_DATE_LABEL = "Date"
+CLOSING_DATE_LABEL = "Closing date"  # when a proposal's vote, a poll or an issue was closed
 
 
 def genre_status(
@@ -399,6 +407,24 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
         item = _byline_item_status(byline["text"]) if byline else None
         if item:
             return status_observation(item, number, number)
+        field = _item_field_status(line) if byline is None and "·" in line else None
+        if field:  # "`Application` · Fact sheet completion **84%** · Quality seal: **Approved**"
+            return status_observation(field, number, number)
+    return None
+
+
+_ITEM_FIELD_RE = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]{1,30}?)\s*:\s*(?P<value>\S.*)$")
+
+
+def _item_field_status(line: str) -> str | None:
+    """The value of a status field that is one item of a line of items set apart by middle dots
+    (a catalogue's or a forum's header line), the items plain."""
+    items = _BYLINE_ITEM_SPLIT_RE.split(plain_text(line))
+    for item in items if len(items) > 1 else ():
+        field = _ITEM_FIELD_RE.match(item.strip())
+        key = " ".join(field["key"].lower().split()) if field else ""
+        if field and _is_status_key(key) and not is_pointer(field["value"]):
+            return field["value"].strip()
     return None
 
 
@@ -431,6 +457,8 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
         return headed
     section = find_section(structure, "status", "current status", "state")
     paragraph = first_paragraph(structure.lines(section)) if section is not None else None
+    if section is None:  # a notice titled "Status" (":::info Status" / "**In review.** ..." / ":::")
+        paragraph = first_paragraph(_status_admonition(structure))
     if paragraph:
         text, start, end = paragraph
         text = STATE_LABEL_RE.sub("", text, count=1)  # "**Current state:** Under Discussion" (KIP)
@@ -439,8 +467,11 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
         bare = _EDGE_MARKS_RE.sub("", text)
         if status_words_only and not (words and len(bare.split()) <= 6):
             return None  # a progress report, not a status
-        if words and len(bare.split()) <= 3 and _STATUS_WORD_RE.match(bare):
-            value = bare  # the section states the status alone ("Accepted"): as written
+        opening = _EDGE_MARKS_RE.sub("", _SENTENCE_END_RE.split(bare, maxsplit=1)[0])
+        if words and len(opening.split()) <= 3 and _STATUS_WORD_RE.fullmatch(opening):
+            # the section states the status alone ("Accepted"), or in a sentence of its own before
+            # the story ("Resolved. Migration rolled back at 07:38"): as written
+            value = opening
         return ObservationFact(f"Status: {value}", start, end, "status")
     retired = find_section(structure, "superseded", "deprecated", "withdrawn", "rejected")
     if retired is not None:
@@ -449,6 +480,27 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
         title = structure.title(retired).strip().lower()
         return ObservationFact(f"Status: {title}", line, first, "status")
     return None
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!])[*_]{0,2}\s+")
+# A notice (admonition) titled as a Status section: Docusaurus's and HackMD's ":::info Status",
+# MyST's colon fence ":::{note} Status", up to its closing fence.
+_STATUS_ADMONITION_RE = re.compile(r"^\s*:{3,}\s*(?:\{\w+\}|\w+)\s+(?:current\s+)?(?:status|state)\s*$", re.I)
+_ADMONITION_END_RE = re.compile(r"^\s*:{3,}\s*$")
+_ADMONITION_LINES = 40
+
+
+def _status_admonition(structure: Structure) -> list[tuple[int, str]]:
+    """The lines of the first notice titled "Status" among the page's first lines."""
+    inside: list[tuple[int, str]] | None = None
+    for number, line in structure.visible[:_ADMONITION_LINES]:
+        if inside is not None:
+            if _ADMONITION_END_RE.match(line):
+                return inside
+            inside.append((number, line))
+        elif ":::" in line and _STATUS_ADMONITION_RE.match(line):
+            inside = []
+    return inside or []
 
 
 # A status field written as a heading ("## Status: Closed", "### Status — Accepted").
@@ -773,37 +825,41 @@ def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None
         for match in openings:
             if _BYLINE_WORD_RE.search(line[: match.start()]):
                 continue  # "Posted on 12 March 2024": when it was written, not what happened
-            fact = _date_fact(label, match.group("when").rstrip(" ,"), number)
+            when = match["when"] or match.groupdict().get("day_first") or ""
+            fact = _date_fact(label, when.rstrip(" ,"), number)
             if fact is not None:
                 return fact
     return None
 
 
-def field_dates(
+def field_dates(  # noqa: PLR0913  each place a page states its dates, read by the caller once
     fields: Sequence[HeaderField],
     title: tuple[str, int] | None = None,
     opening: Sequence[tuple[int, str]] = (),
     stem: str = "",
     closing: Sequence[tuple[int, str]] = (),
+    revisions: Sequence[tuple[int, str]] = (),
 ) -> list[ObservationFact]:
     """The dates a document of no genre states in its own fields, else in its title ("Review,
     2020-02-03", "thread of Tuesday 14 October 2025"), else in a byline among its `opening`
-    lines ("Exported from the team's retro board, 11 March 2026"), else in its file name
-    (`2025-10-09-idp-key-rollover.md`); its last update or review also in a footer among its
-    `closing` lines; never from the rest of its prose."""
+    lines ("Exported from the team's retro board, 11 March 2026"), else in the first row of its
+    revision history (`revisions`, revision_lines), else in its file name
+    (`2025-10-09-idp-key-rollover.md`); its last update or review also in the last row of its
+    revision history or a footer among its `closing` lines; never from the rest of its prose."""
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in opening)])
     main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS, order)
     if main is None and title is not None:
         fact = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
         main = fact if fact is not None and _FULL_DATE_RE.search(fact.text) else None  # a day, not a month
     bylines = _byline_dates(opening, order)
+    first_revision, last_revision = _revision_dates(DEFAULT_DATE_LABEL, revisions, order)
     main = (main or bylines.get(DEFAULT_DATE_LABEL) or _status_day(DEFAULT_DATE_LABEL, fields, order)
-            or _stem_date(DEFAULT_DATE_LABEL, stem))
+            or first_revision or _stem_date(DEFAULT_DATE_LABEL, stem))
     footer = footer_dates(closing, order)
     found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated")
-             or footer.get("Last updated"),
+             or last_revision or footer.get("Last updated"),
              _field_date("Review date", fields, REVIEWED_KEYS, order) or bylines.get("Review date")
-             or footer.get("Review date")]
+             or footer.get("Review date"), bylines.get(CLOSING_DATE_LABEL)]
     return [fact for fact in found if fact is not None]
 
 
@@ -817,8 +873,10 @@ _WRITE_UP_MADE_RE = re.compile(
 # from holds on Mar 12, 2026" the day it was merged).
 _BYLINE_DATE_WORD_RE = re.compile(
     r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
-    r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into)"
-    r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified))\b", re.I)
+    r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into|started)"
+    r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified)"
+    # a proposal's or a poll's close, as Loomio's and trackers' bylines give it ("Closed Thu 5 Nov 2026")
+    r"|(?P<closed>closed))\b", re.I)
 # A byline that opens with its author ("By Tim Okafor · July 4, 2025 · 5 min read", "_by Ana Ruiz, 3 March").
 _BY_AUTHOR_RE = re.compile(r"^\W{0,3}[Bb]y\s++[A-Z@]")
 # The end of a byline's clause: a full stop before the next sentence or field.
@@ -843,7 +901,7 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
         words = [*_BYLINE_DATE_WORD_RE.finditer(line)]
         for index, word in enumerate(words):
             label = ("Last updated" if word["updated"] else "Review date" if word["reviewed"]
-                     else DEFAULT_DATE_LABEL)
+                     else CLOSING_DATE_LABEL if word["closed"] else DEFAULT_DATE_LABEL)
             # a clause ends where the next verb's begins: Confluence's "Created by Ana Ruiz, last
             # modified on Mar 03, 2026" dates the last change, not the page's creation
             end = words[index + 1].start() if index + 1 < len(words) else len(line)
@@ -911,7 +969,10 @@ def _status_day(label: str, fields: Sequence[HeaderField], order: bool | None) -
     the later record's, never this one's)."""
     for found in fields:
         if _is_status_key(found.key) and _DECIDED_STATUS_RE.match(plain_text(found.value)):
-            fact = _date_fact(label, found.value, found.line, order)
+            # the field's own value: a byline's next item ("Status: Final · Issued 9 September
+            # 2026") dates the issue of the page, not the status
+            own = _BYLINE_ITEM_SPLIT_RE.split(found.value, maxsplit=1)[0]
+            fact = _date_fact(label, own, found.line, order)
             if fact is not None and _FULL_DATE_RE.search(fact.text.split(" (", 1)[0]):
                 return fact
             return None
@@ -921,11 +982,12 @@ def _status_day(label: str, fields: Sequence[HeaderField], order: bool | None) -
 def _stem_date(label: str, stem: str) -> ObservationFact | None:
     """Minutes and incident reviews are filed by their day (`2020-01-23.md`): the only date
     many of them carry in full."""
-    match = _STEM_DATE_RE.match(stem)
+    match = _STEM_DATE_RE.search(stem)
     if not match:
         return None
+    year, month, day_of = (match[1], match[2], match[3]) if match[1] else (match[4], match[5], match[6])
     try:
-        day = date(int(match[1]), int(match[2]), int(match[3])).isoformat()
+        day = date(int(year), int(month), int(day_of)).isoformat()
     except ValueError:
         return None
     return ObservationFact(f"{label}: {day} (from the file name)", 1, 1, "date")

@@ -238,9 +238,13 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 # An issue tracker's state line under the title ("**Closed** · ana opened this issue on 3 Sep
 # 2025 · 6 comments", "Open · bo wants to merge 2 commits"): the issue's status, not its story.
+# GitHub's close reasons too, and its discussions' line ("Closed as outdated · **ana** started
+# this conversation in Ideas").
 _ISSUE_STATE_RE = re.compile(
-    r"^\s*(?:\*\*|__)?(?P<state>Open|Closed|Merged|Draft)(?:\*\*|__)?\s*[·•|—–-]\s*@?[\w.-]{1,40}\s+"
-    r"(?:opened|closed|merged|wants\s+to\s+merge|filed|reported)\b", re.I)
+    r"^\s*(?:\*\*|__)?(?P<state>Open|Closed(?:\s+as\s+(?:completed|not\s+planned|duplicate|resolved|outdated))?"
+    r"|Merged|Draft)(?:\*\*|__)?\s*[·•|—–-]\s*(?:\*\*|__)?@?[\w.-]{1,40}(?:\*\*|__)?\s+"
+    r"(?:opened|closed|merged|wants\s+to\s+merge|filed|reported|started\s+this\s+(?:conversation|discussion))\b",
+    re.I)
 
 
 # The state on a line of its own, as GitHub's page copied as text leaves it ("**Closed**" over

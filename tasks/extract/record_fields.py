@@ -12,7 +12,7 @@ from typing import Any
 from schemas.common import PREFIX_PATTERN
 from tasks.extract.front_matter import meta_line
 from tasks.extract.genre_meta import iso_date
-from tasks.extract.genres import opening_fence
+from tasks.extract.genres import issue_state, opening_fence
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.status_text import (
@@ -31,8 +31,10 @@ from tasks.record_dates import day_first_hint, find_date
 # Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
 # The names a record gives its status field ("Decision status:" too).
 STATUS_KEYS = ("status", "decision status", "adr status", "record status")
+# A reStructuredText or MyST field list writes the key between colons (":Status: Accepted").
 STATUS_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\**|_{1,2})(?:status|(?:decision|adr|record)\s+status)(?:\**|_{1,2})\s*+:\s*+(?:\**|_{1,2})\s*+"
+    r"^\s*(?:[-*+]\s+)?:?(?:\**|_{1,2})(?:status|(?:decision|adr|record)\s+status)(?:\**|_{1,2})\s*+:"
+    r"\s*+(?:\**|_{1,2})\s*+"
     r"(?P<value>\S.*)$",
     re.I,
 )
@@ -42,11 +44,13 @@ STATUS_LINE_RE = re.compile(
 _OTHER_STATUS_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\**(?:(?:state|stage)\**\s*+:|status\**[ \t]+[-–—])\s*+\**\s*+(?P<value>\S.*)$", re.I)
 DATE_LINE_RE = re.compile(
-    r"^\s*+(?:[-*+]\s++)?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
+    r"^\s*+(?:[-*+]\s++)?:?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:"
+    r"\s*+\**+\s*+(?P<value>\S.*)$",
     re.I,
 )
 _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
-_NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
+# "0007. Use Kafka", "ADR-0009 — Customs releases ...": the number and the dash after it.
+_NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+(?:[.:)]|\s+[–—-])?\s+(?=\S)", re.I)
 # The UTC prefix of a stored raw file's name ("2026-03-24T22-40-05Z__").
 _STORED_PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}__")
 
@@ -121,7 +125,8 @@ def document_title(
     meta: Mapping[str, Any], structure: Structure, source: SourceRef
 ) -> tuple[str, int]:
     """The front matter's title, else a header block's (`Title:`), else the first top-level
-    heading, else the file name."""
+    heading, else the top of an outline that starts a level down (_outline_top), else the file
+    name."""
     title = meta.get("title")
     if isinstance(title, str) and title.strip():
         return plain_text(title), meta_line(meta, "title")
@@ -134,9 +139,32 @@ def document_title(
             if section_key(heading) in _SECTION_WORDS:
                 break  # "# Context" is the first section of an untitled record, not its title
             return heading, structure.number(section)
+    top = _outline_top(structure)
+    if top is not None:
+        return top
     stem = source_stem(source)
     stem = _STORED_PREFIX_RE.sub("", stem)
     return stem.replace("-", " ").replace("_", " ").strip() or stem, 1
+
+
+_OUTLINE_TOP_LINES = 4  # a tool's preamble above it: "📝 Notes" and the day, as Gemini's notes open
+
+
+def _outline_top(structure: Structure) -> tuple[str, int] | None:
+    """A page without a top-level heading whose outline starts one level down: its first
+    heading, the only one of its level, every other heading below it, after at most a short
+    preamble ("📝 Notes" / "Oct 27, 2026" / "## Redress v2 design review" / "### Summary"), is
+    its title written a level down."""
+    sections = structure.sections[1:]
+    if not sections or structure.sections[0].level != 0:
+        return None
+    first = sections[0]
+    heading = structure.title(first)
+    preamble = [line for _, line in structure.lines(structure.sections[0]) if line.strip()]
+    if (len(preamble) > _OUTLINE_TOP_LINES or not heading or section_key(heading) in _SECTION_WORDS
+            or any(section.level <= first.level for section in sections[1:])):
+        return None
+    return heading, structure.number(first)
 
 
 def _header_title(structure: Structure) -> tuple[str, int] | None:
@@ -261,8 +289,11 @@ def marked_status(structure: Structure, title: str) -> LineSpan | None:
         match = _OTHER_STATUS_LINE_RE.match(line)
         if match and _clean_status(plain_text(match.group("value"))):
             return _clean_status(plain_text(match.group("value"))), number, number
-    for number, line in structure.visible[:15]:
-        found = badge_status(line) or emoji_status(plain_text(line))
+    opening = structure.visible[:15]
+    for index, (number, line) in enumerate(opening):
+        following = opening[index + 1][1] if index + 1 < len(opening) else ""
+        # an issue's or a discussion's state line ("Closed as outdated · ana started this ...")
+        found = badge_status(line) or emoji_status(plain_text(line)) or issue_state(line, following)
         if found:
             return found, number, number
     marked = title_status(title)

@@ -77,8 +77,11 @@ _VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
 )
 _NUMBER_STEM_RE = re.compile(r"^(?:adr)?[-_]?0*(\d{1,5})(?:[-_.]|$)", re.I)
 # What stands before "superseded by" when the record as a whole is meant ("This ADR has been").
+# A note's label may come first ("**Edit (17 Feb 2026, @ana):** this is superseded by"), and
+# "this" alone is the record too.
 _WHOLE_SUBJECT_RE = re.compile(
-    r"^[\s>*_:-]*(?:(?:this|the)\s+(?:adr|decision|record|document)\s+)?"
+    r"^[\s>*_:-]*(?:(?:edit|edited|update|updated|note)\b[^:]{0,60}:[\s*_]*)?"
+    r"(?:(?:this|the)\s+(?:adr|decision|record|document|discussion|issue|proposal)\s+|this\s+)?"
     r"(?:has\s+been|is\s+now|is|was)?[\s*_]*$",
     re.I,
 )
@@ -95,6 +98,10 @@ BARE_PAGE_PATH_RE = re.compile(
 def may_hold_bare_path(text: str) -> bool:
     """Can `text` hold a page's path written bare (a cheap test before BARE_PAGE_PATH_RE)?"""
     return "/" in text and ".m" in text
+# A cross-reference role of Sphinx and MyST: {doc}`0007-holds` or :doc:`Holds <../decisions/0007-holds>`
+# (its target a document's path without the suffix, its text the title before "<target>").
+DOC_ROLE_RE = re.compile(
+    r"(?:\{doc\}|:doc:)`(?:(?P<title>[^`<]{1,200}?)\s*<(?P<target>[^`<>]{1,300})>|(?P<bare>[^`<>]{1,300}))`")
 _ITEM_MARKER_RE = re.compile(r"^(?:[-*+>]|\d+[.)])\s+")
 _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 
@@ -178,7 +185,8 @@ def links_in_line(
 ) -> list[RecordLink]:
     """The record references of one line, typed by the verb before each."""
     bare_path = may_hold_bare_path(line)
-    if "[" not in line and not bare_path and not _DIGIT_RE.search(line):
+    role = "doc" in line and "`" in line  # a Sphinx or MyST {doc} role (DOC_ROLE_RE)
+    if "[" not in line and not bare_path and not role and not _DIGIT_RE.search(line):
         return []  # (no link, no record number: most lines; the regexes below find nothing)
     excerpt = " ".join(  # plain words: link text without its target, no emphasis marks
         _LINK_RE.sub(lambda m: m.group(2), line).replace("**", "").replace("__", "").split()
@@ -193,6 +201,8 @@ def links_in_line(
         label = " ".join(match.group(2).split())
         ids = [_id_number(m) for m in _ID_RE.finditer(label)]
         found.append((match.start(), label, stem, record_number(stem) or (ids[0] if ids else None), False))
+    if role:
+        found += _role_links(line)
     masked = _LINK_RE.sub(lambda m: " " * len(m.group(0)), text)
     for match in _ID_RE.finditer(masked):
         found.append((match.start(), match.group(0), None, _id_number(match), False))
@@ -227,6 +237,17 @@ def links_in_line(
             relation_type, incoming = RELATES_TO, False  # a path from the docs' root: cited
         links.append(RecordLink(relation_type, incoming, label, stem, ref_number, number, excerpt))
     return links
+
+
+def _role_links(line: str) -> list[tuple[int, str, str | None, int | None, bool]]:
+    """The pages a line's {doc} roles cite: (position, text, stem, number, mention)."""
+    found: list[tuple[int, str, str | None, int | None, bool]] = []
+    for match in DOC_ROLE_RE.finditer(line):
+        stem = _link_stem(match["target"] or match["bare"])
+        if stem is not None:
+            text = " ".join((match["title"] or stem).split())
+            found.append((match.start(), text, stem, record_number(stem), False))
+    return found
 
 
 def _id_number(match: re.Match[str]) -> int:

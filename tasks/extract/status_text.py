@@ -58,6 +58,8 @@ _REPLACED_BY_RE = re.compile(
 # The next field of the same line ("accepted (2026-08-09). Scope: events.").
 _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 _NOT_CUT_BY = ("superseded", "replaced", "obsolete", "deprecated")
+# A retired status that points to its successor after a dash ("Superseded — see ADR 12").
+_RETIRED_SEE_RE = re.compile(r"^(?P<status>superseded|replaced|obsolete|deprecated)\s*[–—-]\s*see\b", re.I)
 
 
 # The label a status line opens with ("Current state: Under Discussion", as the KIP and FLIP
@@ -98,6 +100,9 @@ def normalised_status(written: str) -> str:
     replaced = _REPLACED_BY_RE.match(text)
     if replaced:
         return replaced["head"].replace("[", "")
+    retired = _RETIRED_SEE_RE.match(text)
+    if retired:  # "Superseded — see "Customs API v2" (Loomio, Nov 2026)": where to read on
+        return retired["status"]
     leading = _LEADING_STATUS_RE.match(text)
     if leading is None:
         return _SENTENCE_STOP_RE.sub("", text)  # "Superseded by ADR 12 on 2025-11-03."
@@ -115,13 +120,24 @@ _REPLACED_CLAUSE_RE = re.compile(
     r"^[\s,;:–—-]{1,4}(?:and\s+)?(?:replaced|superseded|obsoleted)\s+by\s+\S", re.I)
 
 
+# A note after a dash that points elsewhere or tells the reader what to do ("Superseded — see
+# "Customs API v2" (Loomio)", "Draft – for the Wednesday review, please comment inline").
+_NOTE_CLAUSE_RE = re.compile(r"^[\s,;:]*[–—-]\s*(?:see|for|please)\b", re.I)
+# A draft's version in brackets ("DRAFT (v0.3)", "Draft (version 2)", "In review (rev. 4)").
+_VERSION_RE = re.compile(
+    r"^(?:v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?|(?:version|rev\.?|revision)\s*\d+(?:\.\d+)*)$")
+
+
 def _is_qualifier(status: str, rest: str) -> bool:
-    """`rest` only says when (or by whom and when) `status` was reached, or what replaced it."""
-    if _REPLACED_CLAUSE_RE.match(rest):
+    """`rest` only says when (or by whom and when) `status` was reached, what replaced it, which
+    version reached it, or where to read on."""
+    if _REPLACED_CLAUSE_RE.match(rest) or _NOTE_CLAUSE_RE.match(rest):
         return True
     aside = _ASIDE_RE.match(rest)
     if aside:
         said = aside["aside"].strip().lower()
+        if _VERSION_RE.match(said):
+            return not aside["after"].strip(" .;,") or _is_qualifier(status, " " + aside["after"])
         return not aside["after"].strip() and (said.startswith("see ") or find_date(said, None) is not None
                                                or _has_month_date(said))
     date_clause = _DATE_CLAUSE_RE.match(rest)

@@ -68,6 +68,15 @@ def test_a_key_whose_number_starts_the_linked_file_names_it() -> None:
     assert not names_by_key(link("RFC 0043", "0042-hold-centre-acknowledgements"), set())
 
 
+def test_a_key_inside_the_linked_files_name_after_a_tools_prefix_names_it() -> None:
+    """A tracker's export names its file with the tool first ("gitlab-incident-87-lanes-down"):
+    "[incident 87](..)" names it by its key and cites it; another number does not."""
+    assert names_by_key(link("incident 87", "gitlab-incident-87-lanes-down"), set())
+    assert not names_by_key(link("incident 88", "gitlab-incident-87-lanes-down"), set())
+    assert relation_for_key(link("incident 87", "gitlab-incident-87-lanes-down"), PAGE, INCIDENT,
+                            set()) == REFERENCES_INCIDENT
+
+
 def test_the_key_as_written_is_learnt_once_and_only_the_key() -> None:
     rfd = entry("RFD 31: Privilege review prioritisation", "proposal", "RFD-0031")
     assert key_spelling(link("RFD 31"), rfd, {("rfd", 31)}) == "RFD 31"

@@ -358,3 +358,49 @@ def test_a_notice_is_the_pages_own_only_in_its_head_or_its_status_section() -> N
     design = ("# Payments API design\n\n## Status\n\nObsolete, see [Payments API v2](payments-v2.md).\n\n"
               "## Summary\n\nA REST API.\n\n## Motivation\n\nPartners need it.\n")
     assert _typed_links(design, "design/payments.md") == {("supersedes", True, "payments-v2")}
+
+
+def test_a_sphinx_or_myst_doc_role_links_the_document_it_names() -> None:
+    """A MyST or Sphinx page cites another by a {doc} role ("{doc}`0003-queues`", ":doc:`The
+    queue record <../decisions/0003-queues>`"): its target's stem, typed by the verb before it;
+    a role in a code span's text or a role to no page is no link."""
+    from tasks.extract.record_links import links_in_line
+
+    def found(line: str) -> set[tuple[str, str | None, str]]:
+        return {(link.text, link.stem, link.relation_type) for link in links_in_line(
+            line, 5, own_stem="0011-edge", own_number=11, partial_default=False)}
+
+    assert found(":Supersedes: {doc}`0003-queues` (the old record)") == {("0003-queues", "0003-queues", "supersedes")}
+    assert found("See :doc:`The queue record <../decisions/0003-queues>` for why.") == {
+        ("The queue record", "0003-queues", "relates_to")}
+    assert found("Write {doc}`https://x.org/a` for an outside page.") == set()
+
+
+def test_an_edit_note_that_says_this_is_superseded_means_the_whole_record() -> None:
+    """A thread's edit note ("**Edit (4 May 2025, @ana):** this is superseded by ADR 0012") says
+    the page as a whole is superseded; a part it names ("These ranges are superseded by ...") is
+    partial, as before."""
+    from tasks.extract.record_links import links_in_line
+
+    def typed(line: str) -> set[tuple[str, bool]]:
+        return {(link.relation_type, link.incoming) for link in links_in_line(
+            line, 5, own_stem="notes", own_number=None, partial_default=True)}
+
+    assert typed("> **Edit (4 May 2025, @ana):** this is superseded by ADR 0012, *Queues*.") == {("supersedes", True)}
+    assert typed("These ranges are superseded by ADR 0012.") == {("partially_supersedes", True)}
+
+
+def test_a_related_articles_list_of_titles_cites_each_by_its_title() -> None:
+    """A help centre's export keeps its "Related articles" as titles without links; each item
+    that reads as a title is a link by title (a sentence, a link or a commented item is not), and
+    the list ends where its items do."""
+    from tasks.extract.genre_links import related_title_links
+
+    text = ("# Reprocessing a file\n\n1. Run the job.\n\n**Related articles**\n\n- Disk full: what to check\n"
+            "- [Queue lag](../runbooks/queue-lag.md)\n- The new process, if it ships, changes step 2.\n"
+            "- Paging the on-call <!-- when the rota lands -->\n- How to raise a support ticket\n\n"
+            "Comments: 2\n\n- Not a title of this list\n")
+    found = [(link.text, link.line, link.folder, link.relation_type) for link in related_title_links(_structure(text))]
+    assert found == [("Disk full: what to check", 7, "*title", "relates_to"),
+                     ("How to raise a support ticket", 11, "*title", "relates_to")]
+    assert related_title_links(_structure("# T\n\nWe related the articles.\n\n- Disk full\n")) == []

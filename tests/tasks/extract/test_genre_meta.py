@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tasks.extract.genre_meta import genre_dates, iso_date
-from tasks.extract.genres import POSTMORTEM
+from tasks.extract.genres import POSTMORTEM, HeaderField
 from tests.extraction import extract as _extract
 from tests.extraction import stated as _stated
 
@@ -41,6 +41,12 @@ def test_a_postmortems_byline_date_is_not_the_incidents() -> None:
              (7, "- Storm Halvard, Saturday 8 November 2025, 17:40 to 23:55 local")]
     facts = genre_dates(POSTMORTEM, [], ("Storm Halvard: lessons learned", 1), prose, "halvard")
     assert [(f.text.split(" (")[0], f.line_start) for f in facts] == [("Incident date: 2025-11-08", 7)]
+    # a status field's day is its own, not the byline's next item's; the story's span opens the day
+    issued = [HeaderField("status", "Final · Issued 9 September 2026", 3)]
+    told = [(3, "_Status: Final · Issued 9 September 2026_"),
+            (7, "From Friday, 21 August 2026 to Wednesday, 2 September 2026, payments were held.")]
+    facts = genre_dates(POSTMORTEM, issued, ("Incident report: payments held", 1), told, "held")
+    assert [(f.text.split(" (")[0], f.line_start) for f in facts] == [("Incident date: 2026-08-21", 7)]
     posted = [(3, "Resolved. Posted Jun 02, 2025 - 12:15 BST")]  # a status page's update: during it
     facts = genre_dates(POSTMORTEM, [], ("Incident history: export delayed", 1), posted, "export")
     assert [f.text.split(" (")[0] for f in facts] == ["Incident date: 2025-06-02"]
@@ -97,6 +103,9 @@ def test_a_bold_field_closed_before_its_prose_and_a_revision_history() -> None:
         ("*Views · Version 2.1 · Lucy Ambrose · Approved by the Architecture Board, 11 March 2025*",
          'Status: Approved (written "Approved by the Architecture Board, 11 March 2025")'),
         ("This incident has been resolved.", "Status: resolved"),
+        # a catalogue's header line of items: its status field's item (LeanIX's quality seal)
+        ("`Application` · Fact sheet completion **84%** · Quality seal: **Approved** (renewed 19 Nov 2026)",
+         'Status: Approved (written "Approved (renewed 19 Nov 2026)")'),
         ("This post-incident review is final; it was accepted by the leadership group.", "Status: final"),
     ],
 )
@@ -141,6 +150,20 @@ def test_an_incident_sentence_is_no_status_unless_about_this_incident() -> None:
         ("# Learn backlog notebook\n\nOwner: Learn team. Last run: 2025-10-27.\n\nRun cell 1.\n", "nb/learn.md",
          ["Last updated: 2025-10-27"]),
         ("# Catalogue page, autumn edition\n\nThe catalogue lists 2 March 2025 as a holiday.\n", "cat/page.md", []),
+        # a meeting tool's export, its day last in the file name (the title's 03/04/2026 says no order)
+        ("# Summary of the ops sync (03/04/2026)\n\nWe met.\n", "notes/summary-ops-sync-2026-03-04.md",
+         ["Date: 2026-03-04 (from the file name)"]),
+        # a proposal's byline: the day it was started, and the day its vote closed (Loomio)
+        ("# Move to queues\n\n**Proposal** · Status: Closed · Started by Ana on 2 Oct 2026 · Closed Thu 9 Oct 2026,"
+         " 17:00 GMT\n\nWe move.\n", "props/queues.md",
+         ['Date: 2026-10-02 (written "Started by Ana on 2 Oct 2026")',
+          'Closing date: 2026-10-09 (written "Closed Thu 9 Oct 2026, 17:00 GMT")']),
+        # a cover page's revision history under a bold label: its first and last rows (a template's
+        # placeholder row is none)
+        ("Ledger Platform\nSoftware Architecture Document\n\n**Revision History**\n\n| Date | Version | Author |\n"
+         "|---|---|---|\n| 02.03.2025 | 1.0 | Ana |\n| 14.01.2026 | 2.0 | Bo |\n| <dd/mm/yy> | <x.x> | <name> |\n\n"
+         "## 1. Introduction\n\nThe ledger.\n", "arch/ledger-sad.md",
+         ['Date: 2025-03-02 (written "02.03.2025")', 'Last updated: 2026-01-14 (written "14.01.2026")']),
     ],
 )
 def test_the_dates_a_page_of_no_genre_states_about_itself(text: str, path: str, expected: list[str]) -> None:
@@ -381,3 +404,35 @@ def test_a_notice_label_at_a_pages_top_is_its_status() -> None:
     sentence = ("# Data design\n\nFiles are\narchived in SampleTrack.\n\nArchived data stays.\n\n"
                 "## Summary\n\nWe keep data.\n")
     assert _stated(_extract(sentence, "notes/data.md"), "status") == []
+
+
+@pytest.mark.parametrize(
+    ("notice", "expected"),
+    [(":::info Status\n**Approved.** Build starts in the next sprint, see the epic.\n:::", "Status: Approved"),
+     (":::{note} Current status\nIn review; comments on the pull request.\n:::", "Status: in review"),
+     (":::tip Background\nAccepted practice in the team is to page twice.\n:::", None)],
+)
+def test_a_notice_titled_status_is_the_pages_status_section(notice: str, expected: str | None) -> None:
+    """A Docusaurus, HackMD or MyST notice titled "Status" (":::info Status" ... ":::") says what a
+    Status section does; its status sentence alone, as written ("**Approved.** Build starts ...");
+    a notice of another title states none."""
+    text = (f"# Ledger compaction\n\n{notice}\n\n## Motivation\n\nThe ledger grows.\n\n"
+            "## Proposal\n\nThe broker compacts the ledger nightly.\n\n## Alternatives\n\nDeleting old entries.\n")
+    assert _stated(_extract(text, "design/compaction.md"), "status") == ([expected] if expected else [])
+
+
+def test_a_status_sections_opening_sentence_is_its_status_as_written() -> None:
+    """An incident template's Current Status section that opens with the status in a sentence of
+    its own ("Resolved. Rolled back at 07:38 ..."): the status as written."""
+    text = ("# Checkout errors after the 2.14 deploy\n\n## Summary\n\nCheckout failed for 40 minutes.\n\n"
+            "## Current Status\n\nResolved. The deploy was rolled back at 07:38 and errors stopped.\n\n"
+            "## Timeline\n\n- 07:00 deploy\n- 07:38 rollback\n\n## Root Cause\n\nA missing index.\n")
+    assert _stated(_extract(text, "postmortems/checkout.md"), "status") == ["Status: Resolved"]
+
+
+def test_an_items_field_of_another_things_status_is_none() -> None:
+    """A header line's item that states the status of something else ("Build status: failing")
+    is not the page's."""
+    result = _extract("# Vault Object\n\n`Service` · Build status: failing · Owner: Ana\n\n"
+                      "## Architecture\n\nThree racks in two rooms.\n")
+    assert _stated(result, "status") == []

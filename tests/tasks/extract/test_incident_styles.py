@@ -84,6 +84,11 @@ def test_the_lines_of_an_issue_tracker() -> None:
     assert issue_state("**Closed** · ana opened this issue on 2 Apr 2025 · 3 comments") == "Closed"
     assert issue_state("Open - bo wants to merge 2 commits into main") == "Open"
     assert issue_state("Closed the door at 09:00 and left.") is None
+    # GitHub's close reasons, and a discussion's line with its author in bold
+    assert issue_state("Closed as not planned · ana opened this issue on 2 Apr 2025") == "Closed as not planned"
+    assert issue_state("Closed as duplicate · **bo-k** started this conversation in Ideas · May 2, 2024") == \
+        "Closed as duplicate"
+    assert issue_state("Closed as outdated, since we moved on.") is None
     assert is_thread_chrome("**ben-okafor** commented on 3 Apr 2025")
     assert not is_thread_chrome("Ben commented that the relay was slow, so we looked at it.")
 

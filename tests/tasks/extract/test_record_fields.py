@@ -107,6 +107,11 @@ def test_a_titles_status_mark_is_no_template_placeholder() -> None:
     assert not is_template("[DRAFT] Use Kafka for events", source)
     assert is_template("[short title of solved problem]", source)
     assert record_name("[DRAFT] Use Kafka for events") == "Use Kafka for events"
+    # the number and the dash that sets it apart ("ADR-0009 — Customs releases ..."): no dash left
+    assert record_name("ADR-0009 — Customs releases reach the TOS") == "Customs releases reach the TOS"
+    assert record_name("12 - Use Kafka") == "Use Kafka"
+    assert record_name("0007. Use Kafka") == "Use Kafka"
+    assert record_name("2-phase commit for payouts") == "2-phase commit for payouts"
 
 
 def test_a_pep_style_header_block_gives_the_title() -> None:
@@ -164,3 +169,33 @@ def test_a_titles_kind_or_number_in_capitals_is_no_placeholder() -> None:
     assert is_template("[RFC-RT-004] [short title of the change]", source)
     assert is_template("[Title]", source)
     assert is_template("[TITLE]", source)  # nothing after it: the whole title is to replace
+
+
+def test_a_field_list_and_a_trackers_state_line_state_a_records_status() -> None:
+    """A reStructuredText or MyST field list (":Status: Accepted", ":Date: 2026-02-17") is a
+    record's fields; a GitHub issue's or discussion's state line with its close reason is its
+    status; a colon inside prose is neither."""
+    assert stated("# ADR 3: Queues\n\n:Status: Accepted\n:Date: 2026-02-17\n\n## Context\n\nWhy.\n") == (
+        ("2026-02-17", 4), ("Accepted", 3, 3))
+    text = "# Keep holds in a column #214\n\nClosed as outdated · **ana-k** started this conversation in Ideas\n"
+    meta, body, first = split_frontmatter(text)
+    structure = scan(body, first)
+    assert marked_status(structure, "Keep holds in a column #214") == ("Closed as outdated", 3, 3)
+    assert stated("# T\n\nThe status: fine, mostly.\n")[1] is None
+
+
+def test_an_outline_that_starts_a_level_down_is_titled_by_its_top_heading() -> None:
+    """Exported notes often title the page one level down ("📝 Notes" / the day / "## Design
+    review" / "### Summary"): the one heading of the top level is the title; pages of several
+    such headings, or opening with a section's name, keep their file name."""
+    source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "notes/2026-10-27-review-notes.md")
+
+    def title(text: str) -> tuple[str, int]:
+        meta, body, first = split_frontmatter(text)
+        return document_title(meta, scan(body, first), source)
+
+    assert title("📝 Notes\n\nOct 27, 2026\n\n## Ledger design review\n\n### Summary\n\nAgreed.\n\n"
+                 "### Next steps\n\n- Ship.\n") == ("Ledger design review", 5)
+    assert title("## Ledger design review\n\n### Summary\n\nAgreed.\n\n## Follow-up\n\nLater.\n") == (
+        "2026 10 27 review notes", 1)
+    assert title("## Context\n\n### Forces\n\nMany.\n") == ("2026 10 27 review notes", 1)

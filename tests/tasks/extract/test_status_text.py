@@ -36,6 +36,12 @@ from tasks.extract.status_text import (
         ("Approved by the Architecture Board, 11 March 2025", "Approved"),  # who, a comma, the day
         # the release it was reached for, and an aside saying by whom and when
         ("approved for the 2024.2 release cycle (Station Systems review, 18 March 2024).", "approved"),
+        # the version a draft has reached, and a note to its readers after a dash
+        ("DRAFT (v0.3) – for the Friday review, please comment inline", "DRAFT"),
+        ("Draft (version 2)", "Draft"),
+        ("In review — see the pull request for comments", "In review"),
+        # a retired status that points to its successor after a dash
+        ('Superseded — see "Queues on Kafka" (forum, May 2025)', "Superseded"),
     ],
 )
 def test_when_and_by_whom_are_not_the_status(written: str, status: str) -> None:
@@ -49,6 +55,8 @@ def test_when_and_by_whom_are_not_the_status(written: str, status: str) -> None:
         "Final, action items in progress",
         "Resolved - actions in progress",
         "Approved with conditions",
+        "Draft (v0.3) with the pricing section still missing",  # more than its version
+        "Approved - pending a security review",  # a condition after the dash, not a note
         "Approved for on-call use",
         "Known Error - permanent fix scheduled",
         "Superseded by ADR-0011",
