@@ -3,11 +3,13 @@ technologies or systems it is about: its authors and owners (the person entities
 gave), a byline ("Written by Ilse Brandt for the payments team", "*Ilse Brandt, Payments · 6 min
 read*"), an owner named beside a task ("(Owner: Ilse Brandt, PAY-311)", "Assignee: Tomás Ruiz"),
 a role field or row ("| **Incident Commander** | Ilse Brandt |", "Approver: Tomás Ruiz (Head of
-Platform)"), the owner column of a table of tasks, a full name with a role in brackets ("Ilse
-Brandt (IC, SRE)") or doing what people do ("Tomás Ruiz decided to roll back"), and the
-attendance of minutes (tasks/extract/subject_marks.py `meeting_people`), a contact card ("Name: Ilse
-Brandt" over "Email: ..."). Precision first: only
-names in those places, of two words or more, none of them a known technology's."""
+Platform)"), the owner column of a table of tasks, the first column of a table of members and
+their roles ("| Name | Role |"), an action item opened by who will do it ("- Ilse Brandt will
+draft ..."), a full name with a role in brackets ("Ilse Brandt (IC, SRE)") or doing what people
+do ("Tomás Ruiz decided to roll back"), and the attendance of minutes
+(tasks/extract/subject_marks.py `meeting_people`), a contact card ("Name: Ilse Brandt" over
+"Email: ..."). Precision first: only names in those places, of two words or more, none of them
+a known technology's."""
 
 from __future__ import annotations
 
@@ -136,6 +138,9 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
                        if (match := _TOP_BYLINE_RE.match(line)) is not None)
         written.extend(_badge_people(structure.visible[:4]))
     written.extend(_task_owners(structure))
+    written.extend(_members(structure))
+    written.extend(match.group(1) for index in sorted(structure.holding(" will "))
+                   if (match := _WILL_OWNER_RE.match(structure.visible[index][1])) is not None)
     written.extend(_bracketed_owners(structure))
     written.extend(_mail_people(structure))
     written.extend(_contact_people(structure.visible))
@@ -310,6 +315,34 @@ def task_owner_cells(structure: Structure) -> list[tuple[int, str]]:
     return cells_found
 
 
+def _members(structure: Structure) -> list[str]:
+    """The names in the first column of a table of people and their roles ("| Name | Role |":
+    an 8D report's D1 team, a project's contacts, a RACI's members)."""
+    names: list[str] = []
+    listing = False
+    lines = structure.visible
+    last = -2
+    for index in sorted(structure.holding("|")):
+        number, line = lines[index]
+        if index != last + 1 or not line.lstrip().startswith("|"):
+            listing = False
+        last = index
+        if not line.lstrip().startswith("|"):
+            continue
+        cells = [cell.strip(" *_") for cell in line.strip().strip("|").split("|")]
+        if index + 1 < len(lines) and _DELIMITER_ROW_RE.match(lines[index + 1][1]):
+            heads = [cell.lower() for cell in cells]
+            listing = heads[0] in _MEMBER_HEADS and any(head in _MEMBER_ROLE_HEADS for head in heads[1:])
+        elif listing and not _DELIMITER_ROW_RE.match(line):
+            names.extend(_listed_names(cells[0]))
+    return names
+
+
+# An action item opened by its owner's full name ("- Piotr Szalai will cut CustomsBridge over",
+# a Zoom summary's Next steps).
+_WILL_OWNER_RE = re.compile(r"^\s*[-*+]\s+(?:\[.\]\s+)?" + _PERSON + r"\s+will\s+(?:not\s+)?[a-z]{3,}")
+_MEMBER_HEADS = frozenset({"name", "person", "member", "team member", "who"})
+_MEMBER_ROLE_HEADS = frozenset({"role", "roles", "position", "responsibility", "job title", "title"})
 _DELIMITER_ROW_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # A plain line, not a list item, table row or quote, nor a field of its own ("Last verified: ...").
 _WRAPPED_RE = re.compile(r"^\s*[^\s#>|*+-](?![^:\n]{0,30}:\s)")

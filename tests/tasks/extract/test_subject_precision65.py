@@ -5,7 +5,8 @@ only people do ("the planner decides", "drivers say") is a person's role, no com
 capitalised verb that opens an action item before an article ("- [x] Rewrite the runbook") is
 no name; an owner field "Cards & Ledger · Ana Lima" names one team and its lead, not two people;
 a Zoom meeting summary ("Quick recap", "Next steps", "Summary") is read as minutes; an AsyncAPI
-page's "### PUB `x.y.v1` Operation" heading names a channel (a topic)."""
+page's "### PUB `x.y.v1` Operation" heading names a channel (a topic); a "| Name | Role |" table
+and an action item "- Ana Lima will ..." name people."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import re
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.code_names import code_names
 from tasks.extract.decision_people import people_in_lines
+from tasks.extract.document_people import document_people
 from tasks.extract.genres import MINUTES, recognise_genre
 from tasks.extract.structure import scan
 from tasks.extract.subject_terms import agent_nouns
@@ -157,3 +159,25 @@ def test_an_asyncapi_operation_or_channel_heading_names_its_channel() -> None:
     found = code_names(terms, lines, (1, lines[1]))
     assert {"parcel.scanned.v1", "route.assigned.v2"} <= found.keys()
     assert "max.batch.size" not in found  # a setting's key, though written on a heading too
+
+
+REPORT = """# 8D Report 8D-7 — Scans lost at Riverside depot
+
+## D1 — Team
+
+| Name | Role |
+|---|---|
+| Ines Duarte | Team leader, Scanrelay owner |
+| Paul Brandt | Depot manager |
+
+## Next steps
+
+- Mia Kovacs will replace the Scanrelay gateway by Friday.
+- Scanrelay will queue scans while the depot is offline.
+"""
+
+
+def test_a_table_of_members_and_roles_and_an_owner_who_will_act_name_people() -> None:
+    people = document_people(scan(REPORT.split("\n"), 1))
+    assert {"ines duarte", "paul brandt", "mia kovacs"} <= people.full, people
+    assert not any("scanrelay" in name for name in people.full)
