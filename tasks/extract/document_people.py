@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.structure import Structure
 from tasks.extract.technologies import usual_spelling
+from tasks.extract.text import STOPWORDS
 
 # One to four capitalised words: "Ilse Brandt", "Tomás Ruiz", "Frank van Dijk".
 _PARTICLE = r"(?:(?:van|von|de|der|den|da|di|du|del|la|le|dos|bin|al)\s+)?"
@@ -139,8 +140,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
         written.extend(_badge_people(structure.visible[:4]))
     written.extend(_task_owners(structure))
     written.extend(_members(structure))
-    written.extend(match.group(1) for index in sorted(structure.holding(" will "))
-                   if (match := _WILL_OWNER_RE.match(structure.visible[index][1])) is not None)
+    written.extend(_will_owners(structure))
     written.extend(_bracketed_owners(structure))
     written.extend(_mail_people(structure))
     written.extend(_contact_people(structure.visible))
@@ -335,6 +335,20 @@ def _members(structure: Structure) -> list[str]:
             listing = heads[0] in _MEMBER_HEADS and any(head in _MEMBER_ROLE_HEADS for head in heads[1:])
         elif listing and not _DELIMITER_ROW_RE.match(line):
             names.extend(_listed_names(cells[0]))
+    return names
+
+
+def _will_owners(structure: Structure) -> list[str]:
+    """The owners of action items opened by who will do them ("- Piotr Szalai will cut ..."):
+    names of no known technology, not opened by a determiner ("* Our Terraform will remain")."""
+    names = []
+    for index in sorted(structure.holding(" will ")):
+        match = _WILL_OWNER_RE.match(structure.visible[index][1])
+        if match is None:
+            continue
+        words = match.group(1).split()
+        if words[0].lower() not in STOPWORDS and not any(usual_spelling(word) for word in words):
+            names.append(match.group(1))
     return names
 
 
