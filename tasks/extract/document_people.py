@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tasks.extract.ordinary_words import ordinary_words
+from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.structure import Structure
 from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import STOPWORDS
@@ -414,6 +414,33 @@ def written_people(people: DocumentPeople, lines: Iterable[tuple[int, str]]) -> 
                 found[name] = (number, " ".join(line[at:at + len(name)].split()), line)
                 wanted.discard(name)
     return sorted(found.values())
+
+
+def handle_people(structure: Structure) -> list[tuple[int, str]]:
+    """(line, login) of the people a thread names by their login, in the order written: the
+    author of each comment of a GitHub discussion or issue ("**adaeze-o** · Mar 4, 2025",
+    "**adaeze-o** started this conversation") and an action item's owner written as a handle in
+    italics after it ("... *@tferreira* · CARDS-2292"). A login is lower case, not an English
+    word ("**note** · ..." is a label)."""
+    found: dict[str, int] = {}
+    for index in sorted(structure.holding("**", "*@", "_@")):
+        number, line = structure.visible[index]
+        logins = [match.group(1) for match in _OWNER_HANDLE_RE.finditer(line)] if "@" in line else []
+        header = _COMMENT_HEADER_RE.match(line)
+        if header is not None:
+            logins.insert(0, header.group(1))
+        for login in logins:
+            if not ordinary_word(login):
+                found.setdefault(login, number)
+    return sorted(((number, login) for login, number in found.items()), key=lambda item: item[0])
+
+
+# A comment's header in a thread: the author's login in bold, then a dot and the date, or what
+# they did ("**tferreira** · Mar 5, 2025", "**adaeze-o** started this conversation in ...").
+_COMMENT_HEADER_RE = re.compile(
+    r"^\s*\*\*([a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,38})\*\*\s+(?:·|started\b|commented\b|replied\b|opened\b)")
+# An owner's handle in italics in an action item ("*@tferreira*", "_@ife-bankole_").
+_OWNER_HANDLE_RE = re.compile(r"(?<![\w*_])[*_]@([a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,38})[*_](?![\w*_])")
 
 
 def full_name(name: str) -> bool:

@@ -68,6 +68,7 @@ from tasks.extract.document_people import (
     DocumentPeople,
     document_people,
     full_name,
+    handle_people,
     meeting_field_lines,
     written_people,
 )
@@ -286,6 +287,16 @@ def _relate_people(result: Extraction, subject: NameRef, people: DocumentPeople,
         _relate(result, subject, ABOUT, EntityFact(target, (target.display,), explicit_type=True),
                 ObservationFact(f'Person named by "{subject.display}": {excerpt(text)}', line, line,
                                 "subject"))
+        related.add(term_key(target.display))
+    for line, login in handle_people(structure):  # a thread's commenters, an item's owner by handle
+        if len(related) >= MAX_PEOPLE:
+            break
+        target = named(login, PERSON_TYPE, line)
+        if target is None or login in given or f"@{login}" in given or term_key(login) in related:
+            continue
+        text = excerpt(structure.by_number.get(line, ""))
+        _relate(result, subject, ABOUT, EntityFact(target, (target.display,), explicit_type=True),
+                ObservationFact(f'Person named by "{subject.display}": {text}', line, line, "subject"))
         related.add(term_key(target.display))
     return related
 

@@ -6,7 +6,8 @@ capitalised verb that opens an action item before an article ("- [x] Rewrite the
 no name; an owner field "Cards & Ledger · Ana Lima" names one team and its lead, not two people;
 a Zoom meeting summary ("Quick recap", "Next steps", "Summary") is read as minutes; an AsyncAPI
 page's "### PUB `x.y.v1` Operation" heading names a channel (a topic); a "| Name | Role |" table
-and an action item "- Ana Lima will ..." name people."""
+and an action item "- Ana Lima will ..." name people; so do a thread's comment headers ("**ines-d** ·
+Mar 4") and an item's owner by handle ("*@mkovacs*")."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import re
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.code_names import code_names
 from tasks.extract.decision_people import people_in_lines
-from tasks.extract.document_people import document_people
+from tasks.extract.document_people import document_people, handle_people
 from tasks.extract.genres import MINUTES, recognise_genre
 from tasks.extract.structure import scan
 from tasks.extract.subject_terms import agent_nouns
@@ -182,3 +183,32 @@ def test_a_table_of_members_and_roles_and_an_owner_who_will_act_name_people() ->
     people = document_people(scan(REPORT.split("\n"), 1))
     assert {"ines duarte", "paul brandt", "mia kovacs"} <= people.full, people
     assert not any("scanrelay" in name or "terraform" in name for name in people.full), people
+
+
+THREAD = """# Keep scan retries in Scanrelay #31
+
+**northway/depot** · Discussions · Ideas
+
+**ines-d** started this conversation in Ideas · Mar 4, 2025
+
+**ines-d** · Mar 4, 2025
+
+Scanrelay retries each scan three times before it gives up.
+
+**note** · this is a label, no one's login
+
+**pbrandt** · Mar 5, 2025 · ✅ Marked as answer
+
+Scanrelay should keep retrying until the depot is online.
+
+## Follow-ups
+
+- [ ] Add a retry counter to Scanrelay. *@mkovacs* · DEP-12
+"""
+
+
+def test_a_thread_names_its_commenters_and_owners_by_login() -> None:
+    structure = scan(THREAD.split("\n"), 1)
+    assert [login for _, login in handle_people(structure)] == ["ines-d", "pbrandt", "mkovacs"]
+    subjects = _subjects(THREAD, "decisions/discussion-31.md")
+    assert {"ines-d", "pbrandt", "mkovacs"} <= subjects.keys(), subjects
