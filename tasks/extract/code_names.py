@@ -54,7 +54,7 @@ _FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w -]{0,30}:(?:\*\*|
 _KINDS = (r"(?:(?:hyper)?tables?|topics?|subjects?|exchanges?|queues?|streams?|metrics?|counters?|gauges?"
           r"|buckets?|indexes|index"
           r"|views?|jobs?|cronjobs?|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|modules?"
-          r"|alerts?|dags?|consumers?|producers?|rows?\s+(?:in|to|of|on|from))")
+          r"|alerts?|dags?|consumers?|producers?|channels?|operations?|rows?\s+(?:in|to|of|on|from))")
 # A product's name between a code span and its kind ("the `hl-claims-docs` S3 bucket", "the `x`
 # SQS queue", "the `x` Kafka topic"): one capitalized word or acronym.
 _PRODUCT = r"(?:(?-i:[A-Z][A-Za-z0-9]*)[ \t]{1,3})?"
@@ -71,7 +71,9 @@ _KIND_SPAN_RE = _span_of_kind(_KINDS)
 _SYSTEM_SPAN_RE = _span_of_kind(
     r"(?:(?:hyper)?tables?|topics?|subjects?|exchanges?|queues?|streams?|buckets?|indexes|index"
     r"|jobs?|cronjobs?"
-    r"|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|dags?|consumers?|producers?)")
+    r"|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|dags?|consumers?|producers?"
+    # an AsyncAPI document's channel and the operation on it ("### PUB `vessel.visit.v1` Operation")
+    r"|channels?|operations?)")
 # A span a sentence publishes or consumes: a topic, a subject or a queue, by what is done with it
 # ("Kestrel publishes `kestrel.rates.published`", "publishes the answer to `npx.events.v1`",
 # "Tidewater consumes `lintel.inventory.changed`", "subscribes to `x`"): a few words may stand

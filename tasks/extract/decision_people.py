@@ -197,8 +197,9 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
         return []
     if re.search(r"[\[{<]", _LINK_RE.sub(r"\1", _EMAIL_RE.sub("", value))):
         return []  # a template's placeholder ("[list everyone involved]", "<name>")
-    value = value.split(" · ", 1)[0]  # "Identity & Access team · Reviewed with ...": the next field
-    team = _joined_team(value)
+    value, _, after = value.partition(" · ")  # "Identity & Access team · Reviewed with ...": the next field
+    # "Cards & Ledger · Adaeze Okonkwo": a person's full name after it, the group's lead
+    team = _joined_team(value, led=" " in after.strip() and _PERSON_RE.match(after.strip()) is not None)
     if team is not None:
         return [DecisionPerson(team, TEAM_TYPE, relation_type, start, end)]
     text = _PARENS_RE.sub(" ", _EMAIL_RE.sub(" ", _LINK_RE.sub(r"\1", value)))
@@ -230,18 +231,19 @@ _TEAM_POST_RE = re.compile(
     r"^(\w[\w ]*?\s(?:[Tt]eam|[Ss]quad|[Gg]roup))\s+(?:lead|leader|manager|head|captain)$")
 
 
-def _joined_team(value: str) -> str | None:
+def _joined_team(value: str, *, led: bool = False) -> str | None:
     """A team whose name joins words with "&" ("Fares & Payments (on-call rota ...)", "Depot
     Systems & Labels", "Identity & Access team"): capitalized English words on both sides, with
-    a team's head word or a note that it is a team or a rota in brackets; never two people
-    ("Ana Lima & Bo Chen")."""
+    a team's head word or a note that it is a team or a rota in brackets, or (`led`) a person's
+    full name written after it ("Cards & Ledger · Adaeze Okonkwo"); never two people ("Ana Lima
+    & Bo Chen")."""
     match = _JOINED_RE.fullmatch(value.strip())
     if match is None:
         return None
     words = f'{match["left"]} {match["right"]}'.split()
     if not all(ordinary_word(word.lower()) for word in words):
         return None
-    noted = match["note"] is not None and _TEAM_NOTE_RE.search(match["note"]) is not None
+    noted = led or match["note"] is not None and _TEAM_NOTE_RE.search(match["note"]) is not None
     if match["head"]:  # "Identity & Access team"
         return f'{match["left"]} & {match["right"]} {match["head"]}'
     return f'{match["left"]} & {match["right"]}' if noted else None

@@ -3,11 +3,13 @@ technologies or systems it is about: its authors and owners (the person entities
 gave), a byline ("Written by Ilse Brandt for the payments team", "*Ilse Brandt, Payments · 6 min
 read*"), an owner named beside a task ("(Owner: Ilse Brandt, PAY-311)", "Assignee: Tomás Ruiz"),
 a role field or row ("| **Incident Commander** | Ilse Brandt |", "Approver: Tomás Ruiz (Head of
-Platform)"), the owner column of a table of tasks, a full name with a role in brackets ("Ilse
-Brandt (IC, SRE)") or doing what people do ("Tomás Ruiz decided to roll back"), and the
-attendance of minutes (tasks/extract/subject_marks.py `meeting_people`), a contact card ("Name: Ilse
-Brandt" over "Email: ..."). Precision first: only
-names in those places, of two words or more, none of them a known technology's."""
+Platform)"), the owner column of a table of tasks, the first column of a table of members and
+their roles ("| Name | Role |"), an action item opened by who will do it ("- Ilse Brandt will
+draft ..."), a full name with a role in brackets ("Ilse Brandt (IC, SRE)") or doing what people
+do ("Tomás Ruiz decided to roll back"), and the attendance of minutes
+(tasks/extract/subject_marks.py `meeting_people`), a contact card ("Name: Ilse Brandt" over
+"Email: ..."). Precision first: only names in those places, of two words or more, none of them
+a known technology's."""
 
 from __future__ import annotations
 
@@ -15,9 +17,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tasks.extract.ordinary_words import ordinary_words
+from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.structure import Structure
 from tasks.extract.technologies import usual_spelling
+from tasks.extract.text import STOPWORDS
 
 # One to four capitalised words: "Ilse Brandt", "Tomás Ruiz", "Frank van Dijk".
 _PARTICLE = r"(?:(?:van|von|de|der|den|da|di|du|del|la|le|dos|bin|al)\s+)?"
@@ -136,6 +139,8 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
                        if (match := _TOP_BYLINE_RE.match(line)) is not None)
         written.extend(_badge_people(structure.visible[:4]))
     written.extend(_task_owners(structure))
+    written.extend(_members(structure))
+    written.extend(_will_owners(structure))
     written.extend(_bracketed_owners(structure))
     written.extend(_mail_people(structure))
     written.extend(_contact_people(structure.visible))
@@ -310,6 +315,48 @@ def task_owner_cells(structure: Structure) -> list[tuple[int, str]]:
     return cells_found
 
 
+def _members(structure: Structure) -> list[str]:
+    """The names in the first column of a table of people and their roles ("| Name | Role |":
+    an 8D report's D1 team, a project's contacts, a RACI's members)."""
+    names: list[str] = []
+    listing = False
+    lines = structure.visible
+    last = -2
+    for index in sorted(structure.holding("|")):
+        number, line = lines[index]
+        if index != last + 1 or not line.lstrip().startswith("|"):
+            listing = False
+        last = index
+        if not line.lstrip().startswith("|"):
+            continue
+        cells = [cell.strip(" *_") for cell in line.strip().strip("|").split("|")]
+        if index + 1 < len(lines) and _DELIMITER_ROW_RE.match(lines[index + 1][1]):
+            heads = [cell.lower() for cell in cells]
+            listing = heads[0] in _MEMBER_HEADS and any(head in _MEMBER_ROLE_HEADS for head in heads[1:])
+        elif listing and not _DELIMITER_ROW_RE.match(line):
+            names.extend(_listed_names(cells[0]))
+    return names
+
+
+def _will_owners(structure: Structure) -> list[str]:
+    """The owners of action items opened by who will do them ("- Piotr Szalai will cut ..."):
+    names of no known technology, not opened by a determiner ("* Our Terraform will remain")."""
+    names = []
+    for index in sorted(structure.holding(" will ")):
+        match = _WILL_OWNER_RE.match(structure.visible[index][1])
+        if match is None:
+            continue
+        words = match.group(1).split()
+        if words[0].lower() not in STOPWORDS and not any(usual_spelling(word) for word in words):
+            names.append(match.group(1))
+    return names
+
+
+# An action item opened by its owner's full name ("- Piotr Szalai will cut CustomsBridge over",
+# a Zoom summary's Next steps).
+_WILL_OWNER_RE = re.compile(r"^\s*[-*+]\s+(?:\[.\]\s+)?" + _PERSON + r"\s+will\s+(?:not\s+)?[a-z]{3,}")
+_MEMBER_HEADS = frozenset({"name", "person", "member", "team member", "who"})
+_MEMBER_ROLE_HEADS = frozenset({"role", "roles", "position", "responsibility", "job title", "title"})
 _DELIMITER_ROW_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # A plain line, not a list item, table row or quote, nor a field of its own ("Last verified: ...").
 _WRAPPED_RE = re.compile(r"^\s*[^\s#>|*+-](?![^:\n]{0,30}:\s)")
@@ -367,6 +414,33 @@ def written_people(people: DocumentPeople, lines: Iterable[tuple[int, str]]) -> 
                 found[name] = (number, " ".join(line[at:at + len(name)].split()), line)
                 wanted.discard(name)
     return sorted(found.values())
+
+
+def handle_people(structure: Structure) -> list[tuple[int, str]]:
+    """(line, login) of the people a thread names by their login, in the order written: the
+    author of each comment of a GitHub discussion or issue ("**adaeze-o** · Mar 4, 2025",
+    "**adaeze-o** started this conversation") and an action item's owner written as a handle in
+    italics after it ("... *@tferreira* · CARDS-2292"). A login is lower case, not an English
+    word ("**note** · ..." is a label)."""
+    found: dict[str, int] = {}
+    for index in sorted(structure.holding("**", "*@", "_@")):
+        number, line = structure.visible[index]
+        logins = [match.group(1) for match in _OWNER_HANDLE_RE.finditer(line)] if "@" in line else []
+        header = _COMMENT_HEADER_RE.match(line)
+        if header is not None:
+            logins.insert(0, header.group(1))
+        for login in logins:
+            if not ordinary_word(login):
+                found.setdefault(login, number)
+    return sorted(((number, login) for login, number in found.items()), key=lambda item: item[0])
+
+
+# A comment's header in a thread: the author's login in bold, then a dot and the date, or what
+# they did ("**tferreira** · Mar 5, 2025", "**adaeze-o** started this conversation in ...").
+_COMMENT_HEADER_RE = re.compile(
+    r"^\s*\*\*([a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,38})\*\*\s+(?:·|started\b|commented\b|replied\b|opened\b)")
+# An owner's handle in italics in an action item ("*@tferreira*", "_@ife-bankole_").
+_OWNER_HANDLE_RE = re.compile(r"(?<![\w*_])[*_]@([a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,38})[*_](?![\w*_])")
 
 
 def full_name(name: str) -> bool:

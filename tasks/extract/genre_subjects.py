@@ -68,6 +68,7 @@ from tasks.extract.document_people import (
     DocumentPeople,
     document_people,
     full_name,
+    handle_people,
     meeting_field_lines,
     written_people,
 )
@@ -286,6 +287,16 @@ def _relate_people(result: Extraction, subject: NameRef, people: DocumentPeople,
         _relate(result, subject, ABOUT, EntityFact(target, (target.display,), explicit_type=True),
                 ObservationFact(f'Person named by "{subject.display}": {excerpt(text)}', line, line,
                                 "subject"))
+        related.add(term_key(target.display))
+    for line, login in handle_people(structure):  # a thread's commenters, an item's owner by handle
+        if len(related) >= MAX_PEOPLE:
+            break
+        target = named(login, PERSON_TYPE, line)
+        if target is None or login in given or f"@{login}" in given or term_key(login) in related:
+            continue
+        text = excerpt(structure.by_number.get(line, ""))
+        _relate(result, subject, ABOUT, EntityFact(target, (target.display,), explicit_type=True),
+                ObservationFact(f'Person named by "{subject.display}": {text}', line, line, "subject"))
         related.add(term_key(target.display))
     return related
 
@@ -564,6 +575,17 @@ def _opens_with_a_verb(phrase: str, line: str) -> bool:
     return re.search(rf"{_CLAUSE_OPENING}{re.escape(phrase)}", line) is not None
 
 
+def _only_as_command(name: str, seen: list[tuple[int, str]], lines: dict[int, str]) -> bool:
+    """Is one capitalised English word written only where an action's item or clause opens,
+    before an article or a possessive ("- [x] Rewrite the latency runbook", "| Replace our
+    ... |"): the verb of what someone is to do, no name?"""
+    if " " in name or not name[:1].isupper() or not ordinary_word(name.lower()):
+        return False
+    command = re.compile(rf"{_CLAUSE_OPENING}{re.escape(name)}[ \t]+{_DETERMINER}")
+    return all(command.search(lines.get(number, "")) for number, _ in seen)
+
+
+_DETERMINER = r"(?:the|a|an|our|its|their|this|that|each|every|all)\b"
 # Where an action's words open: a line or list item (a check box, "Name: " before it), a table
 # cell, or the clause after a colon.
 _CLAUSE_OPENING = r"(?:^[ \t]*(?:[-*+][ \t]+(?:\[.\][ \t]+)?)?(?:@?[\w.]+: )?|\|[ \t]*|: )"
@@ -920,7 +942,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 or kind == "system" and _no_system_run(name, seen, in_title, evidence)):
             continue  # "error", "force-merge", "Product services": a candidate until the structure names it;
             # "the research portals", "Medidata support: case portal, priority 2": no system the team runs
-        if (kind in _CAPITAL_KINDS and capital_only(name, evidence.text)
+        if (kind in _CAPITAL_KINDS and (capital_only(name, evidence.text)
+                                        or _only_as_command(name, seen, evidence.lines))
                 or kind in _CAPITAL_KINDS | {"acronym"} and _only_before_team(name, [evidence.lines.get(n, "")
                                                                                  for n, _ in seen])):
             continue  # "Access", "Observation": a common word a sentence, heading or cell opens;

@@ -161,7 +161,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
         {"attendees", "attendance", "participants", "agenda", "action items", "decisions", "minutes",
          "action item review", "meeting roles", "scheduled meetings",
          "notes", "discussion", "next meeting", "present", "absent", "consensus",
-         "upcoming design meetings", "pending proposals", "nominated rfcs", "announcements"}
+         "upcoming design meetings", "pending proposals", "nominated rfcs", "announcements",
+         "quick recap"}  # Zoom's meeting summary: "Quick recap", "Next steps", "Summary"
     ),
     ARCHITECTURE: frozenset(
         {"architecture", "components", "overview", "how it works", "responsibilities",
@@ -189,7 +190,7 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
                            "five whys", "most probable cause", "verify the true cause"}),
     RUNBOOK: frozenset({"meaning", "diagnosis", "escalation", "escalate", "investigate", "what it means"}),
     MINUTES: frozenset({"attendees", "attendance", "agenda", "participants", "upcoming design meetings",
-                        "nominated rfcs", "pending proposals"}),
+                        "nominated rfcs", "pending proposals", "quick recap"}),
     ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities",
                              "failure modes"}),
 }

@@ -53,6 +53,11 @@ _TABLE_NAME_HEADERS = frozenset(
 # A column that says what each row's thing does: the first column of its table names components
 # ("| Container | Responsibility | ...", "| Part | Purpose |"), whatever its header.
 _DUTY_HEADERS = frozenset({"responsibility", "responsibilities", "purpose"})
+# A column of people: the table lists who holds each role (a RACI chart, a fact sheet's
+# subscriptions: "| Role | Person |" with "Responsible", "Accountable"), its first column no things.
+_PEOPLE_HEADERS = frozenset({"person", "people", "persons", "who", "name", "names", "contact", "contacts",
+                             "assignee", "assignees", "member", "members", "holder", "holders",
+                             "subscriber", "subscribers"})
 _PROCESS_RE = re.compile(r"(?:ing|tion|sion|ment|ity|ness|ency|ancy|ics|ism)$")
 
 
@@ -72,7 +77,8 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
         if number in structure.heading_lines or number in glossary:
             continue
         bold = _BOLD_TERM_RE.match(line) if "**" in line else None
-        if bold and not field_label(plain_text(bold.group(1))) and not _field_line(line, bold.end()):
+        if (bold and not field_label(plain_text(bold.group(1))) and not _field_line(line, bold.end())
+                and not names_process(plain_text(bold.group(1)))):  # "**Business criticality:** high"
             _add_defined(seen, number, bold.group(1))
         elif line.startswith(": ") and previous[0] == number - 1 and previous[1].strip():
             _add_defined(seen, previous[0], previous[1])  # a definition list: "querier" / ": ..."
@@ -116,6 +122,8 @@ def _table_row(seen: Seen, number: int, line: str, naming: bool | None) -> bool 
     first = line.strip().strip("|").split("|", 1)[0].strip()
     if naming is None:
         cells = [plain_text(cell).strip().lower() for cell in line.strip().strip("|").split("|")]
+        if cells[0] in {"role", "roles"} and any(c in _PEOPLE_HEADERS for c in cells[1:]):
+            return False  # "| Role | Person |": who does what, the roles no components
         return plain_text(first).lower() in _TABLE_NAME_HEADERS or any(c in _DUTY_HEADERS for c in cells[1:])
     if naming and not set(first) <= set(":- "):
         _add_defined(seen, number, first)

@@ -463,7 +463,22 @@ def agent_nouns(prose: list[tuple[int, str]], *, plurals: bool = True, text: str
     for key, hits in plural.items():
         if len(hits) >= 3 and len(seen.get(key, ())) < 2:
             seen[key] = hits
-    return {key: hits for key, hits in seen.items() if len(hits) >= 2}
+    return {key: hits for key, hits in seen.items()
+            if len(hits) >= 2 and not _acts_as_person(hits[0][1], text)}
+
+
+def _acts_as_person(noun: str, text: str) -> bool:
+    """Is an "-er" noun a person's role, not a component: the page writes it (or its plural)
+    saying, wanting, deciding or trusting what only people do ("The planner decides when to
+    re-plan", "Planners will not trust a plan", "drivers say", "Driver books a slot")?"""
+    return re.search(rf"(?<![\w-]){re.escape(noun)}s?(?![\w-])[ \t]+{_PERSON_VERBS}", text, re.I) is not None
+
+
+# What only people do, after an optional modal and "not": the verbs of _acts_as_person.
+_PERSON_VERBS = (r"(?:(?:will|would|must|can|cannot|can't|could|should|do|does|don't|doesn't|did|didn't)"
+                 r"[ \t]+(?:not[ \t]+)?)?(?:say|says|said|ask|asks|asked|want|wants|wanted|decide|decides"
+                 r"|decided|trust|trusts|trusted|likes|agree|agrees|agreed|complain|complains"
+                 r"|complained|think|thinks|thought|prefer|prefers|preferred|book|books|booked)\b")
 
 
 def _numbered(matches: list[re.Match[str]], prose: list[tuple[int, str]], text: str
