@@ -430,11 +430,18 @@ def handle_people(structure: Structure) -> list[tuple[int, str]]:
         if header is not None:
             logins.insert(0, header.group(1))
         for login in logins:
-            if not ordinary_word(login):
+            if not ordinary_word(login) and not _bot_login(login):
                 found.setdefault(login, number)
     return sorted(((number, login) for login, number in found.items()), key=lambda item: item[0])
 
 
+def _bot_login(login: str) -> bool:
+    """Is `login` an app's that comments on threads ("dependabot", "renovate-bot", "github-actions")?
+    Its comments are no person's."""
+    return login.endswith("bot") or login in _APP_LOGINS
+
+
+_APP_LOGINS = frozenset({"github-actions", "renovate", "codecov", "netlify", "vercel", "sonarcloud"})
 # A comment's header in a thread: the author's login in bold, then a dot and the date, or what
 # they did ("**tferreira** · Mar 5, 2025", "**adaeze-o** started this conversation in ...").
 _COMMENT_HEADER_RE = re.compile(

@@ -212,3 +212,10 @@ def test_a_thread_names_its_commenters_and_owners_by_login() -> None:
     assert [login for _, login in handle_people(structure)] == ["ines-d", "pbrandt", "mkovacs"]
     subjects = _subjects(THREAD, "decisions/discussion-31.md")
     assert {"ines-d", "pbrandt", "mkovacs"} <= subjects.keys(), subjects
+
+
+def test_an_apps_comments_in_a_thread_name_no_person() -> None:
+    thread = THREAD + "\n**dependabot** · Mar 6, 2025\n\nBumps scanrelay-client from 1.2 to 1.3.\n\n" \
+        "**github-actions** · Mar 6, 2025\n\nThe nightly build passed.\n"
+    structure = scan(thread.split("\n"), 1)
+    assert [login for _, login in handle_people(structure)] == ["ines-d", "pbrandt", "mkovacs"]
