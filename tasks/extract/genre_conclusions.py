@@ -30,6 +30,7 @@ from dataclasses import replace
 from tasks.extract.decision_choice import lead_in_decisions
 from tasks.extract.document_keys import trailing_ticket
 from tasks.extract.entry_details import entry_details
+from tasks.extract.problem_tables import five_w_rows, row_texts
 from tasks.extract.genre_parts import (
     architecture_parts,
     dated_entry_decisions,
@@ -181,7 +182,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Summary", ("summary", "incident summary", "executive summary", "issue summary", "tl;dr",
                  "tldr", "the short version", "short version", "in short", "in brief", "problem statement",
                  "overview", "incident overview", "incident description", "what happened",
-                 "description", "the incident", "abstract", "what actually happened")),
+                 "description", "the incident", "abstract", "what actually happened",
+                 # an 8D report's D2
+                 "problem description")),
     ("Cause", ("root cause", "root causes", "root cause analysis", "cause", "causes",
                "root cause and trigger", "contributing factors", "contributors", "what broke",
                "what caused it", "what caused the outage", "how did it happen", "why it happened",
@@ -214,7 +217,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     # Azure's post-incident review ("How did we respond?": the response, step by step)
                     "how did we respond", "how we responded", "our response",
                     # an e-mail write-up's list of what was done to end it
-                    *_TAKEN_SECTIONS)),
+                    *_TAKEN_SECTIONS,
+                    # an 8D report's D0 (what was done at once)
+                    "emergency response", "emergency response actions")),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
                    "how was it detected", "how we found out", "how we found it",
                    # a field of the incident's key information (`- **Detected by:** a viewer complaint`)
@@ -224,11 +229,16 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     # what limited the damage (incident.io's Contributors / Mitigators / Learnings template)
     ("Mitigation", ("mitigators", "mitigating factors",
                     # what keeps the service going until the fix (an ITIL problem record's)
-                    "workaround", "workarounds", "temporary workaround")),
+                    "workaround", "workarounds", "temporary workaround",
+                    # an 8D report's D3 (what holds the problem until the fix)
+                    "interim containment actions", "containment actions", "interim containment")),
     # whether the actions worked (NASA LLIS's "Evidence of Recurrence Control Effectiveness")
     ("Outcome", ("evidence of recurrence control effectiveness", "recurrence control effectiveness",
                  "effectiveness of actions", "effectiveness of the actions",
-                 "effectiveness of corrective actions")),
+                 "effectiveness of corrective actions",
+                 # an 8D report's D6 (each permanent action, done and validated)
+                 "implement and validate", "implement and validate corrective actions",
+                 "validate corrective actions")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -477,12 +487,19 @@ def _further_sections(structure: Structure, sections: list[Section], label: str,
 _MAX_PART_SECTIONS = 3
 
 
+# Parts an incident form writes as a table of what was done, a row each (an 8D's D3 and D6).
+_ROW_PARTS = frozenset({"Mitigation", "Outcome"})
+
+
 def _table_steps(structure: Structure, section: Section, label: str, found: LineSpan | None,
                  steps: list[LineSpan]) -> tuple[LineSpan | None, list[LineSpan]]:
     """A part told by a table: an escalation as a table of when and whom to call (no text of its
     own), or a text that leads into one ("Almost always, one of:") and each of its rows."""
     if found is None and label == "Escalation":
         steps = table_rows(structure.lines(section))[:_MAX_STEPS]
+        return (steps[0] if steps else None), steps
+    if found is None and label in _ROW_PARTS:  # an 8D's containment actions, its validations
+        steps = row_texts(structure.lines(section))[:_MAX_STEPS]
         return (steps[0] if steps else None), steps
     if found is not None and len(steps) <= 1 and found[0].endswith(":"):
         return found, [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]
@@ -1037,6 +1054,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                             *bold_labelled_paragraphs(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     # (kept beside a write-up's own part: the Identified update names the cause as found that day)
+    facts += [_fact(label, found, "conclusion") for label, found in five_w_rows(structure) if found[1] not in read]
     kept = {fact.text for fact in facts}
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
               if f"{label}: {found[0]}" not in kept]

@@ -1,0 +1,158 @@
+"""Runbooks and incident reports that public formats mark as such outside their headings (issue 23
+items 1 and 3, conc65a): a page's tags (Docusaurus front matter, HackMD's `###### tags:` line), a
+help centre's "When to use it:" field and "X: what to check" title over numbered "Step N:"
+headings; and an 8D report's disciplines (D0-D8) read as the incident's parts, its 5W2H problem
+table and its tables of containment actions and validations row by row."""
+
+from __future__ import annotations
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+from tasks.extract.structure import section_key
+
+
+def _extract(text: str) -> Extraction:
+    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/page.md"))
+
+
+def _type(result: Extraction) -> str | None:
+    return result.subject.ref.entity_type if result.subject is not None else None
+
+
+def _labelled(result: Extraction, label: str) -> dict[str, tuple[int, int]]:
+    return {o.text: (o.line_start, o.line_end) for o in result.observations if o.text.startswith(f"{label}: ")}
+
+
+TAGGED = """---
+title: Proofing cabinet humidity
+tags: [bakery, ovens, runbook]
+---
+
+# Proofing cabinet humidity
+
+## Where the number comes from
+
+Each cabinet has a probe read by the line controller every minute.
+
+## HumidityLow
+
+Fires when a cabinet reads under 70 % for ten minutes.
+"""
+
+HACKMD = """# Flour silo level
+
+###### tags: `playbook` `silos`
+
+## Reading the gauge
+
+The gauge on the silo skirt is the one to trust.
+
+## Ordering more
+
+Call the mill before 11:00 for next-day delivery.
+"""
+
+UNTAGGED = TAGGED.replace("tags: [bakery, ovens, runbook]", "tags: [bakery, ovens]")
+
+HELP_CENTRE = """# Oven stopped mid-bake: what to check
+
+**Ana Ruiz**
+Updated March 3, 2026 10:12
+
+## Step 1: Read the fault code
+
+The panel shows a code and the tray count.
+
+## Step 2: Restart or call
+
+If the code is E4, restart the burner from the panel.
+"""
+
+WHEN_TO_USE = """# Re-weighing a rejected batch
+
+**Who this is for:** line leads. **When to use it:** the checkweigher rejected a whole batch.
+
+## Setting up
+
+Take the batch to scale 2.
+
+## Weighing
+
+Weigh ten loaves and write the figures on the batch card.
+
+## If something goes wrong
+
+Call the shift manager.
+"""
+
+
+def test_a_pages_tags_that_name_its_genre_make_it_one() -> None:
+    assert _type(_extract(TAGGED)) == "runbook"
+    assert _type(_extract(HACKMD)) == "runbook"
+    assert _type(_extract(UNTAGGED)) != "runbook"  # the tag says so, not the headings
+
+
+def test_a_help_centre_article_is_a_runbook_by_its_title_steps_and_use_field() -> None:
+    assert _type(_extract(HELP_CENTRE)) == "runbook"
+    assert _type(_extract(WHEN_TO_USE)) == "runbook"
+    # one section of a runbook's is not enough without the field
+    assert _type(_extract(WHEN_TO_USE.replace("**When to use it:**", "**Batch:**"))) != "runbook"
+
+
+EIGHT_D = """# 8D Report 8D-88 — Loaves under weight on line 3
+
+| Field | Value |
+|---|---|
+| Date of occurrence | 04.02.2026 |
+| Status | Closed |
+
+## D0 — Emergency response
+
+Line 3 stopped at 07:10 and the batch was held back from dispatch.
+
+## D2 — Problem description
+
+| 5W2H | |
+|---|---|
+| What | Loaves on line 3 weighed 760 g, not 800 g |
+| Where | Divider on line 3 |
+| When | 05:00 to 07:10 on 04.02.2026 |
+| Who found it | The checkweigher, at the 07:00 audit |
+| How many | 4,200 loaves re-worked |
+
+## D3 — Interim containment actions
+
+| # | Action | Owner | Verified |
+|---|---|---|---|
+| 1 | Every tenth loaf weighed by hand | B. Osei | yes |
+
+## D4 — Root cause
+
+The divider's piston had worn, so each cut took less dough than the setting said.
+
+## D6 — Implement and validate
+
+| Action | Done | Validation |
+|---|---|---|
+| 1 | 10.02.2026 | Two weeks of weights inside 5 g of the setting |
+"""
+
+
+def test_an_8d_reports_disciplines_are_its_parts() -> None:
+    assert section_key("D4 — Root cause") == "root cause"
+    assert section_key("D3: Interim containment actions") == "interim containment actions"
+    assert section_key("Dough 3 rising") == "dough 3 rising"  # not a discipline's number
+    result = _extract(EIGHT_D)
+    assert _type(result) == "incident"
+    assert any("piston had worn" in text for text in _labelled(result, "Cause"))
+    assert any("batch was held back" in text for text in _labelled(result, "Resolution"))
+    assert _labelled(result, "Mitigation") == {"Mitigation: Every tenth loaf weighed by hand: B. Osei": (26, 26)}
+    assert "Outcome: 10.02.2026: Two weeks of weights inside 5 g of the setting" in _labelled(result, "Outcome")
+
+
+def test_a_5w2h_table_says_the_incidents_extent_and_who_found_it() -> None:
+    result = _extract(EIGHT_D)
+    assert _labelled(result, "Impact")["Impact: 4,200 loaves re-worked"] == (20, 20)
+    assert "Detection: The checkweigher, at the 07:00 audit" in _labelled(result, "Detection")
+    assert "Summary: Loaves on line 3 weighed 760 g, not 800 g" in _labelled(result, "Summary")
+    # a table of actions is no 5W2H table: its rows are not read as the incident's parts
+    assert not any("When" in text for text in _labelled(result, "Summary"))
