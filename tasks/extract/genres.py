@@ -154,10 +154,7 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "what was expected", "what actually happened", "why was there a difference", "sustain", "improve",
          # a Kepner-Tregoe problem analysis (problem management's review of an incident)
          "specify the problem", "possible causes", "most probable cause", "probable cause",
-         "verify the true cause", "true cause",
-         # an 8D report's disciplines (D0-D8)
-         "emergency response", "problem description", "interim containment actions", "containment actions",
-         "permanent corrective actions", "implement and validate", "prevent recurrence", "team recognition"}
+         "verify the true cause", "true cause"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -222,6 +219,10 @@ _STYLE_SIGNS: dict[str, frozenset[str]] = {
     ARCHITECTURE: frozenset({"slis and slos", "slos and slis", "service overview", "error budget policy",
                              "error budget"}),
     # an alert's page in plain words (what fires it, what users lose, whom it pages in turn)
+    # an 8D report's disciplines (D0-D8; "team" and "response" are words of names too)
+    POSTMORTEM: frozenset({"emergency response", "problem description", "interim containment actions",
+                           "containment actions", "permanent corrective actions", "implement and validate",
+                           "prevent recurrence", "team recognition"}),
     RUNBOOK: frozenset({"when this alert fires", "when the alert fires", "what it means for users",
                         "what this means for users", "escalation chain", "escalation path",
                         "escalation policy", "first five minutes", "first 5 minutes"}),
