@@ -275,7 +275,9 @@ _RUNBOOK_PARTS: _SectionKeys = (
                  "what does this alert mean", "about this alert", "alert description", "problem")),
     ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms",
                "when this alert fires", "when the alert fires", "when it fires", "trigger conditions",
-               "what triggers this alert", "alert condition", "alert conditions")),
+               "what triggers this alert", "alert condition", "alert conditions",
+               # a page that answers several alerts lists them first, a table of monitors
+               "alerts covered", "alerts", "monitors", "monitors covered", "alerts in this runbook")),
     # "What it means for users" is what users lose (the Impact), not what the alert measures
     ("Impact", ("impact", "user impact", "customer impact", "business impact", "what it means for users",
                 "what it means for customers", "what this means for users", "what this means for customers")),
@@ -487,8 +489,9 @@ def _further_sections(structure: Structure, sections: list[Section], label: str,
 _MAX_PART_SECTIONS = 3
 
 
-# Parts an incident form writes as a table of what was done, a row each (an 8D's D3 and D6).
-_ROW_PARTS = frozenset({"Mitigation", "Outcome"})
+# Parts a form writes as a table, a row each: what was done (an 8D's D3 and D6), the alerts a
+# runbook answers (`| Monitor | Fires when | Urgency |`).
+_ROW_PARTS = frozenset({"Mitigation", "Outcome", "Alert"})
 
 
 def _table_steps(structure: Structure, section: Section, label: str, found: LineSpan | None,
@@ -498,9 +501,10 @@ def _table_steps(structure: Structure, section: Section, label: str, found: Line
     if found is None and label == "Escalation":
         steps = table_rows(structure.lines(section))[:_MAX_STEPS]
         return (steps[0] if steps else None), steps
-    if found is None and label in _ROW_PARTS:  # an 8D's containment actions, its validations
-        steps = row_texts(structure.lines(section))[:_MAX_STEPS]
-        return (steps[0] if steps else None), steps
+    if label in _ROW_PARTS:  # an 8D's containment actions, a runbook's alerts: a part that opens
+        rows = row_texts(structure.lines(section))[:_MAX_STEPS]  # with its table (before any text)
+        if rows and (found is None or rows[0][1] < found[1]):
+            return rows[0], rows
     if found is not None and len(steps) <= 1 and found[0].endswith(":"):
         return found, [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]
     if label in _WHOLE_PARTS:  # a design's "Conflict rules:" over a table: each rule a row
@@ -1914,9 +1918,10 @@ def _alert_goes_on(structure: Structure, facts: list[ObservationFact]) -> list[O
         if section is None:
             continue
         after = [(n, line) for n, line in structure.lines(section) if n > fact.line_end]
-        found += [_fact("Meaning", span, "detail")
-                  for span in section_paragraphs(structure, after, _MAX_STEPS)
-                  if not held & set(range(span[1], span[2] + 1))]
+        spans = [span for span in section_paragraphs(structure, after, _MAX_STEPS)
+                 if not held & set(range(span[1], span[2] + 1))]
+        held |= {n for span in spans for n in range(span[1], span[2] + 1)}  # (a table of alerts: once)
+        found += [_fact("Meaning", span, "detail") for span in spans]
     return found
 
 

@@ -156,3 +156,40 @@ def test_a_5w2h_table_says_the_incidents_extent_and_who_found_it() -> None:
     assert "Summary: Loaves on line 3 weighed 760 g, not 800 g" in _labelled(result, "Summary")
     # a table of actions is no 5W2H table: its rows are not read as the incident's parts
     assert not any("When" in text for text in _labelled(result, "Summary"))
+
+
+ALERTS_TABLE = """---
+tags: [runbook]
+---
+
+# Mixer: torque alerts
+
+## Alerts covered
+
+| Monitor | Fires when | Urgency |
+|---|---|---|
+| `[Mixer] torque > 90%` | torque over 90 % for 2 min | High |
+| `[Mixer] motor temperature` | winding above 120 C | Low |
+
+The mixer trips itself at 110 % torque; these alerts come before it.
+
+## Escalation
+
+Call the line engineer on shift.
+"""
+
+
+def test_a_runbooks_table_of_alerts_gives_each_alert_once() -> None:
+    result = extract_facts(ALERTS_TABLE, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/page.md"))
+    alerts = _labelled(result, "Alert")
+    assert alerts == {"Alert: `[Mixer] torque > 90%`: torque over 90 % for 2 min": (11, 11),
+                      "Alert: `[Mixer] motor temperature`: winding above 120 C": (12, 12)}
+    # the text after the table says what the alerts mean, once (not once per alert)
+    meaning = [o.text for o in result.observations if o.text.startswith("Meaning: ")]
+    assert meaning == ["Meaning: The mixer trips itself at 110 % torque; these alerts come before it."]
+
+
+def test_an_irregular_participle_before_a_systems_noun_tells_a_state() -> None:
+    from tasks.extract.subject_terms import describing, starts_as_description
+    assert describing("rebuilt") and describing("rewritten") and not describing("Rebuild")
+    assert starts_as_description("rebuilt feed") and not starts_as_description("GTFS feed")
