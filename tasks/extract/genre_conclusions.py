@@ -206,7 +206,10 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                 "what it cost", "what it cost us", "the cost", "cost of the incident",
                 # a public post's, addressed to its customers
                 "what you saw", "what you may have seen", "what customers saw", "what users saw",
-                "what customers experienced", "what users experienced")),
+                "what customers experienced", "what users experienced",
+                # Google Cloud's incident report (ISSUE SUMMARY, DETAILED DESCRIPTION OF IMPACT,
+                # ROOT CAUSE, REMEDIATION AND PREVENTION, DETAILED TIMELINE)
+                "detailed description of impact", "description of impact")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
@@ -219,7 +222,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     # an e-mail write-up's list of what was done to end it
                     *_TAKEN_SECTIONS,
                     # an 8D report's D0 (what was done at once)
-                    "emergency response", "emergency response actions")),
+                    "emergency response", "emergency response actions",
+                    # Google Cloud's (what was done, then the steps against recurrence)
+                    "remediation and prevention")),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
                    "how was it detected", "how we found out", "how we found it",
                    # a field of the incident's key information (`- **Detected by:** a viewer complaint`)
@@ -1297,7 +1302,9 @@ _LESSON_SECTIONS = frozenset(
      "key learnings", "key takeaways", "takeaways", "what made this hard", "what made it hard",
      "learnings and risks", "how'd we do", "how did we do",
      "what made this difficult", "what made it difficult", "what did we learn", "what have we learned",
-     "sustain", "what to sustain"}
+     "sustain", "what to sustain",
+     # GitLab's incident review template (What went well / What can be improved)
+     "what can be improved", "what could be improved", "what could have gone better"}
 )
 # Sections whose sentences are not the story of the incident (its "because" is not its cause).
 _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
@@ -1591,7 +1598,9 @@ _ACTION_LEAD_IN_RE = re.compile(
     r"^(?!.*\b(?:taken|took|did|done|completed|performed|tried)\b)"
     r"(?:(?=.*\b(?:agreed|owners?|will|to\s+do|planned|next)\b).*"
     r"\b(?:actions?|action\s+items?|follow-?ups?|follow-up\s+(?:work|tasks|items)|next\s+steps)\b"
-    r"|.*\bwhat\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|going\s+to\s+(?:do|change))\b)", re.I)
+    r"|.*\bwhat\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|going\s+to\s+(?:do|change))\b"
+    # a public incident report's "We are taking the following steps to prevent recurrence:"
+    r"|.*\b(?:steps|measures|actions|changes)\s+to\s+(?:prevent|avoid|reduce)\b)", re.I)
 
 
 def _action_sections(structure: Structure) -> list[Section]:

@@ -193,3 +193,50 @@ def test_an_irregular_participle_before_a_systems_noun_tells_a_state() -> None:
     from tasks.extract.subject_terms import describing, starts_as_description
     assert describing("rebuilt") and describing("rewritten") and not describing("Rebuild")
     assert starts_as_description("rebuilt feed") and not starts_as_description("GTFS feed")
+
+
+GOOGLE_STYLE = """# Incident Report: delayed parcel labels
+
+## ISSUE SUMMARY
+
+On Monday 2 March 2026 from 08:00 to 11:30 UTC, label printing at the Leeds depot failed.
+
+## DETAILED DESCRIPTION OF IMPACT
+
+From 08:00 to 11:30 UTC:
+
+- 3,100 parcels left a day late.
+- 40 drivers waited at the dock for their loads.
+
+## ROOT CAUSE
+
+The label service ran out of disk when its log rotation stopped.
+
+## REMEDIATION AND PREVENTION
+
+Engineers freed disk space at 11:20 and printing resumed at 11:30.
+
+We are taking the following steps to prevent recurrence:
+
+- Log rotation is monitored and pages the depot systems team when it stops.
+- The label service keeps 20 GB of disk free and refuses new logs below it.
+
+## What went well
+
+- The dock team switched to hand-written labels within an hour.
+
+## What can be improved
+
+- Nobody was paged for the full disk.
+"""
+
+
+def test_a_public_incident_reports_parts_lead_ins_and_improvements() -> None:
+    result = _extract(GOOGLE_STYLE)
+    impact = " ".join(_labelled(result, "Impact"))
+    assert "3,100 parcels left a day late" in impact and "40 drivers waited" in impact
+    assert any("freed disk space" in text for text in _labelled(result, "Resolution"))
+    actions = _labelled(result, "Action item")
+    assert "Action item: Log rotation is monitored and pages the depot systems team when it stops." in actions
+    assert "Action item: The label service keeps 20 GB of disk free and refuses new logs below it." in actions
+    assert "Lesson: Nobody was paged for the full disk." in _labelled(result, "Lesson")
