@@ -2018,15 +2018,26 @@ _ALERT_FIRES_RE = re.compile(
     r"\balert\b[^.]{0,60}?\b(?:fires|triggers|is\s+raised|goes\s+off)\s+(?:\w+\s+)?(?:when|if)\b"
     # "Use this checklist when `SearchApiLatencyHigh` fires": the alert named before its verb
     r"|\b(?:when|if|once)\s+(?:the\s+)?`?[A-Z][\w.-]{2,80}`?(?:\s+alert)?\s+"
-    r"(?:fires|triggers|pages|goes\s+off|is\s+raised)\b", re.I)
+    r"(?:fires|triggers|pages|goes\s+off|is\s+raised)\b"
+    # under the alert's own heading (`## CraneTelemetryStale`), the sentence leaves it unnamed:
+    # "Fires when no message has arrived for 5 minutes."
+    r"|^(?:it\s+|this\s+)?(?:fires|triggers|is\s+raised|goes\s+off)\s+(?:when|if|after)\b", re.I)
+
+
+# A cell that only sends the reader elsewhere ("See \"Customs holds\" below", "see above").
+_POINTER_RE = re.compile(r"^see\b.{0,80}\b(?:below|above)\W*$", re.I)
 
 
 def _table_fixes(structure: Structure) -> list[ObservationFact]:
     """Each row of a troubleshooting table: its fix, for its problem, a mitigation; a clause of
     the fix that forbids or limits ("never raise it above the quota") a constraint too."""
     facts: list[ObservationFact] = []
-    for number, problem, fix in troubleshooting_rows(structure.visible)[:MAX_STEPS]:
+    for number, problem, fix, means in troubleshooting_rows(structure.visible)[:MAX_STEPS]:
         # a detail: a row's cells are terse ("Text empty for PDFs"), not names to read subjects from
+        if means:  # a table of codes says what each means: the diagnosis the code gives
+            facts.append(_fact("Diagnosis", (shorten(f"{means} (when: {problem})"), number, number), "detail"))
+        if _POINTER_RE.match(fix):
+            continue  # `See "Customs holds" below`: the fix is told elsewhere, read there
         facts.append(_fact("Mitigation", (shorten(f"{fix} (when: {problem})"), number, number), "detail"))
         for clause in (part.strip() for part in fix.split(";")):
             if _FORBIDS_RE.search(clause) or _CONSTRAINT_RE.search(clause) or _ONLY_RE.match(clause):

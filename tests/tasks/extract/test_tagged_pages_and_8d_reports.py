@@ -240,3 +240,55 @@ def test_a_public_incident_reports_parts_lead_ins_and_improvements() -> None:
     assert "Action item: Log rotation is monitored and pages the depot systems team when it stops." in actions
     assert "Action item: The label service keeps 20 GB of disk free and refuses new logs below it." in actions
     assert "Lesson: Nobody was paged for the full disk." in _labelled(result, "Lesson")
+
+
+CODES = """---
+tags: [runbook]
+---
+
+# Checkweigher rejects
+
+## Reading the reject code
+
+| Reject code | Meaning | What you do |
+|---|---|---|
+| `UNDER` | Loaf under the lower limit | Re-weigh by hand; never pass it on the line's word |
+| `METAL` | Metal detector tripped | See "Metal finds" below |
+
+## Escalation
+
+Call the quality lead.
+"""
+
+
+def test_a_table_of_codes_gives_each_codes_diagnosis_and_fix() -> None:
+    result = _extract(CODES)
+    assert _labelled(result, "Diagnosis") == {"Diagnosis: Loaf under the lower limit (when: `UNDER`)": (11, 11),
+                                              "Diagnosis: Metal detector tripped (when: `METAL`)": (12, 12)}
+    fixes = _labelled(result, "Mitigation")
+    assert "Mitigation: Re-weigh by hand; never pass it on the line's word (when: `UNDER`)" in fixes
+    assert not any("Metal finds" in text for text in fixes)  # a pointer to another section is no fix
+    assert "Constraint: never pass it on the line's word" in _labelled(result, "Constraint")
+
+
+ALERT_HEADED = """---
+tags: [runbook]
+---
+
+# Oven alarms
+
+## OvenTempLow
+
+Fires when the oven reads under 200 C for three minutes.
+
+- Check the burner flame through the sight glass.
+
+## Escalation
+
+Call the bakery engineer.
+"""
+
+
+def test_under_an_alerts_own_heading_its_unnamed_firing_sentence_is_the_alert() -> None:
+    result = _extract(ALERT_HEADED)
+    assert _labelled(result, "Alert") == {"Alert: Fires when the oven reads under 200 C for three minutes.": (9, 9)}
