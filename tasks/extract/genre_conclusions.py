@@ -30,7 +30,6 @@ from dataclasses import replace
 from tasks.extract.decision_choice import lead_in_decisions
 from tasks.extract.document_keys import trailing_ticket
 from tasks.extract.entry_details import entry_details
-from tasks.extract.problem_tables import five_w_rows, row_texts
 from tasks.extract.genre_parts import (
     architecture_parts,
     dated_entry_decisions,
@@ -115,6 +114,7 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import CUT_MARK, MAX_OBSERVATION_CHARS, LineSpan, ObservationFact
+from tasks.extract.problem_tables import five_w_rows, row_texts
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_faq import question_answers, question_lines
@@ -1063,7 +1063,6 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                             *bold_labelled_paragraphs(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     # (kept beside a write-up's own part: the Identified update names the cause as found that day)
-    facts += [_fact(label, found, "conclusion") for label, found in five_w_rows(structure) if found[1] not in read]
     kept = {fact.text for fact in facts}
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
               if f"{label}: {found[0]}" not in kept]
@@ -1486,9 +1485,16 @@ def _named_lessons(structure: Structure, facts: list[ObservationFact]) -> list[O
 
 
 # The readers of what a review states outside its parts' own sections, in the order they run.
+def _problem_rows(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """An 8D report's 5W2H rows (problem_tables.py), each a part of the incident no part read."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    return [_fact(label, found, "conclusion") for label, found in five_w_rows(structure)
+            if found[1] not in read]
+
+
 _STORY_READERS: tuple[Callable[[Structure, list[ObservationFact]], list[ObservationFact]], ...] = (
-    _cause_named_sections, _labelled_parts, _contributing_factors, _what_went_wrong, _told, _noticed, _costs,
-    _responses, _named_lessons)
+    _problem_rows, _cause_named_sections, _labelled_parts, _contributing_factors, _what_went_wrong, _told,
+    _noticed, _costs, _responses, _named_lessons)
 
 
 def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
@@ -2035,7 +2041,8 @@ def _table_fixes(structure: Structure) -> list[ObservationFact]:
     for number, problem, fix, means in troubleshooting_rows(structure.visible)[:MAX_STEPS]:
         # a detail: a row's cells are terse ("Text empty for PDFs"), not names to read subjects from
         if means:  # a table of codes says what each means: the diagnosis the code gives
-            facts.append(_fact("Diagnosis", (shorten(f"{means} (when: {problem})"), number, number), "detail"))
+            told = shorten(f"{means} (when: {problem})")
+            facts.append(_fact("Diagnosis", (told, number, number), "detail"))
         if _POINTER_RE.match(fix):
             continue  # `See "Customs holds" below`: the fix is told elsewhere, read there
         facts.append(_fact("Mitigation", (shorten(f"{fix} (when: {problem})"), number, number), "detail"))

@@ -246,7 +246,7 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure"
                          r"|checklist|operations\s+FAQ|ops\s+FAQ)\b"
                          r"|^(?:procedure|how to)\b"
-                         # a help centre's troubleshooting article ("Truck sent to the trouble lane: what to check")
+                         # a help centre's troubleshooting article ("Truck sent to the lane: what to check")
                          r"|\bwhat\s+to\s+(?:check|do)\b|\btroubleshooting\b", re.I)),
 )
 

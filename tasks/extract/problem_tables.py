@@ -29,7 +29,7 @@ def five_w_rows(structure: Structure) -> list[tuple[str, LineSpan]]:
     incident, with that part's label: "Impact" for `| How many | 212 trucks turned away |`."""
     barred = [structure.visible[index] for index in sorted(structure.holding("|"))]
     found: list[tuple[str, LineSpan]] = []
-    for header, rows in markdown_tables(barred):
+    for _, rows in markdown_tables(barred):
         keys = [_question(cells[0]) for _, cells in rows if cells]
         if sum(key in _FIVE_W_KEYS for key in keys) < _MIN_FIVE_W:
             continue
