@@ -1764,7 +1764,37 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     used_when = _use_this_page(structure, facts)  # "Use this page when patrons cannot ...": no rule
     said = {fact.text.removeprefix("Summary: ") for fact in used_when}
     facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
-    return facts + _stated_rules(structure, facts) + _sentence_parts(facts)
+    facts += _question_checks(structure, facts)
+    return facts + _stated_rules(structure, facts) + _sentence_parts(facts) + _after_items(structure, facts)
+
+
+# A runbook's part for after the incident ("3. After it's over", "Once resolved", "Follow-up"):
+# what the operator still owes (a report, a count, a ticket), each item an action item.
+_AFTER_HEADING_RE = re.compile(
+    r"^(?:after\s+(?:it(?:'s|\s+is)\s+(?:over|resolved|fixed)|the\s+(?:incident|alert|outage)|recovery)"
+    r"|afterwards|once\s+(?:it(?:'s|\s+is)\s+)?(?:resolved|over|fixed|recovered)|post-incident"
+    r"|follow[- ]?ups?|after-?care)$")
+
+
+def _question_checks(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The items of a runbook's section that asks a triage question ("2. Which dependency?", "Is
+    it the network?") when no part read them: the checks that answer it, each a Diagnosis."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    return [_fact("Diagnosis", item, "detail") for section in structure.sections[1:]
+            if _TRIAGE_QUESTION_RE.match(section_key(structure.title(section)))
+            and structure.title(section).rstrip().endswith("?")
+            for item in list_items(structure.lines(section), limit=_MAX_STEPS) if item[1] not in read]
+
+
+_TRIAGE_QUESTION_RE = re.compile(r"^(?:which|what|where|is\s+it|is\s+the|are|does|did|has|can)\b")
+
+
+def _after_items(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each item of a runbook's after-the-incident section that no part read."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    return [_fact("Action item", item, "action") for section in structure.sections[1:]
+            if _AFTER_HEADING_RE.match(section_key(structure.title(section)))
+            for item in list_items(structure.lines(section), limit=MAX_ACTIONS) if item[1] not in read]
 
 
 # The parts whose sentences are read again for the part each tells: a step's (a check, a

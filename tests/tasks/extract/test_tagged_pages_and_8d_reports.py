@@ -292,3 +292,41 @@ Call the bakery engineer.
 def test_under_an_alerts_own_heading_its_unnamed_firing_sentence_is_the_alert() -> None:
     result = _extract(ALERT_HEADED)
     assert _labelled(result, "Alert") == {"Alert: Fires when the oven reads under 200 C for three minutes.": (9, 9)}
+
+
+TRIAGE = """---
+tags: [runbook]
+---
+
+# Proofer: slow rise alerts
+
+## Alerts covered
+
+| Monitor | Fires when |
+|---|---|
+| `ProoferRiseSlow` | dough height under target after 40 min |
+
+## 1. Which cabinet?
+
+- Check the cabinet's humidity trend on the line screen.
+- Compare its temperature with the next cabinet's.
+
+## 2. After it's over
+
+- Write the batch numbers in the quality log.
+- Open a maintenance ticket if a cabinet was off for over an hour.
+
+## Escalation
+
+Call the bakery engineer.
+"""
+
+
+def test_a_runbooks_triage_question_and_after_care_sections() -> None:
+    result = _extract(TRIAGE)
+    assert _labelled(result, "Diagnosis") == {
+        "Diagnosis: Check the cabinet's humidity trend on the line screen.": (15, 15),
+        "Diagnosis: Compare its temperature with the next cabinet's.": (16, 16)}
+    assert _labelled(result, "Action item") == {
+        "Action item: Write the batch numbers in the quality log.": (20, 20),
+        "Action item: Open a maintenance ticket if a cabinet was off for over an hour.": (21, 21)}
