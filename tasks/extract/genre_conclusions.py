@@ -1928,7 +1928,16 @@ def _use_this_page(structure: Structure, facts: list[ObservationFact]) -> list[O
         said = sentences([(start, text)])[0][0]
         if _USE_THIS_RE.match(said):
             return [_fact("Summary", (said, start, end), "detail")]
+        if _FOR_WHOM_RE.match(plain_text(text)):  # whom it serves, then when it is wanted: all of it
+            return [_fact("Summary", (shorten(plain_text(text)), start, end), "detail")]
     return []
+
+
+# A help centre article's opening that says whom it serves ("This article is for Gate Operations
+# clerks ... When GateLine cannot clear a truck, ...", "**Who this is for:** ... **When to use it:** ...").
+_FOR_WHOM_RE = re.compile(
+    r"^(?:this\s+(?:article|page|runbook|playbook|procedure|guide)\s+is\s+(?:for|meant\s+for|written\s+for)\b"
+    r"|who\s+this\s+(?:article\s+|page\s+|runbook\s+|procedure\s+)?is\s+for\s*:)", re.I)
 
 
 _OPENING_PARAGRAPHS = 3  # a breadcrumb, a byline or a metadata table may come first

@@ -330,3 +330,13 @@ def test_a_runbooks_triage_question_and_after_care_sections() -> None:
     assert _labelled(result, "Action item") == {
         "Action item: Write the batch numbers in the quality log.": (20, 20),
         "Action item: Open a maintenance ticket if a cabinet was off for over an hour.": (21, 21)}
+
+
+def test_a_help_centre_articles_opening_for_whom_and_when_is_its_summary() -> None:
+    page = HELP_CENTRE.replace(
+        "## Step 1", "This article is for line leads on the night shift. When an oven stops mid-bake,\n"
+        "the panel shows why.\n\n## Step 1")
+    summary = _labelled(_extract(page), "Summary")
+    assert summary == {"Summary: This article is for line leads on the night shift. When an oven stops mid-bake,"
+                       " the panel shows why.": (6, 7)}
+    assert _labelled(_extract(HELP_CENTRE), "Summary") == {}  # no such opening: none
