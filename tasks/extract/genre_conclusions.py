@@ -1764,7 +1764,7 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     used_when = _use_this_page(structure, facts)  # "Use this page when patrons cannot ...": no rule
     said = {fact.text.removeprefix("Summary: ") for fact in used_when}
     facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
-    facts += _question_checks(structure, facts)
+    facts += _question_checks(structure, facts) + _hand_overs(structure, facts)
     return facts + _stated_rules(structure, facts) + _sentence_parts(facts) + _after_items(structure, facts)
 
 
@@ -1774,6 +1774,23 @@ _AFTER_HEADING_RE = re.compile(
     r"^(?:after\s+(?:it(?:'s|\s+is)\s+(?:over|resolved|fixed)|the\s+(?:incident|alert|outage)|recovery)"
     r"|afterwards|once\s+(?:it(?:'s|\s+is)\s+)?(?:resolved|over|fixed|recovered)|post-incident"
     r"|follow[- ]?ups?|after-?care)$")
+
+
+def _hand_overs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each sentence of a runbook's paragraphs that no part read which hands over to whoever
+    answers next ("Call the Customs Liaison desk (ext. 4410).", "Page the DBA on-call."): an
+    escalation stated where the case is told, not under an Escalation heading (a detail)."""
+    # (a rule read from the paragraph's sentence, "Do not release a hold yourself.", leaves the rest unread)
+    read = {n for fact in facts if not fact.text.startswith("Constraint: ")
+            for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for section in structure.sections[1:]:
+        for text, start, _ in section_paragraphs(structure, structure.lines(section), _MAX_STEPS):
+            if start in read or text.lstrip().startswith(("-", "*", "|", ">")):
+                continue
+            found += [_fact("Escalation", told, "detail") for told in sentences([(start, text)])
+                      if part_of(told[0]) == "Escalation"]
+    return found
 
 
 def _question_checks(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:

@@ -340,3 +340,10 @@ def test_a_help_centre_articles_opening_for_whom_and_when_is_its_summary() -> No
     assert summary == {"Summary: This article is for line leads on the night shift. When an oven stops mid-bake,"
                        " the panel shows why.": (6, 7)}
     assert _labelled(_extract(HELP_CENTRE), "Summary") == {}  # no such opening: none
+
+
+def test_a_hand_over_told_in_a_runbooks_paragraph_is_an_escalation() -> None:
+    page = TRIAGE.replace("## Escalation\n\nCall the bakery engineer.\n",
+                          "## Burnt batches\n\nDo not bin a burnt batch yourself. Call the Quality desk on shift.\n"
+                          "The batch card stays with the trays.\n")
+    assert _labelled(_extract(page), "Escalation") == {"Escalation: Call the Quality desk on shift.": (25, 25)}
