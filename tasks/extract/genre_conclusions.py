@@ -114,6 +114,7 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import CUT_MARK, MAX_OBSERVATION_CHARS, LineSpan, ObservationFact
+from tasks.extract.problem_tables import five_w_rows, row_texts
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_faq import question_answers, question_lines
@@ -181,7 +182,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Summary", ("summary", "incident summary", "executive summary", "issue summary", "tl;dr",
                  "tldr", "the short version", "short version", "in short", "in brief", "problem statement",
                  "overview", "incident overview", "incident description", "what happened",
-                 "description", "the incident", "abstract", "what actually happened")),
+                 "description", "the incident", "abstract", "what actually happened",
+                 # an 8D report's D2
+                 "problem description")),
     ("Cause", ("root cause", "root causes", "root cause analysis", "cause", "causes",
                "root cause and trigger", "contributing factors", "contributors", "what broke",
                "what caused it", "what caused the outage", "how did it happen", "why it happened",
@@ -203,7 +206,10 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                 "what it cost", "what it cost us", "the cost", "cost of the incident",
                 # a public post's, addressed to its customers
                 "what you saw", "what you may have seen", "what customers saw", "what users saw",
-                "what customers experienced", "what users experienced")),
+                "what customers experienced", "what users experienced",
+                # Google Cloud's incident report (ISSUE SUMMARY, DETAILED DESCRIPTION OF IMPACT,
+                # ROOT CAUSE, REMEDIATION AND PREVENTION, DETAILED TIMELINE)
+                "detailed description of impact", "description of impact")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
@@ -214,7 +220,11 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     # Azure's post-incident review ("How did we respond?": the response, step by step)
                     "how did we respond", "how we responded", "our response",
                     # an e-mail write-up's list of what was done to end it
-                    *_TAKEN_SECTIONS)),
+                    *_TAKEN_SECTIONS,
+                    # an 8D report's D0 (what was done at once)
+                    "emergency response", "emergency response actions",
+                    # Google Cloud's (what was done, then the steps against recurrence)
+                    "remediation and prevention")),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
                    "how was it detected", "how we found out", "how we found it",
                    # a field of the incident's key information (`- **Detected by:** a viewer complaint`)
@@ -224,11 +234,16 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     # what limited the damage (incident.io's Contributors / Mitigators / Learnings template)
     ("Mitigation", ("mitigators", "mitigating factors",
                     # what keeps the service going until the fix (an ITIL problem record's)
-                    "workaround", "workarounds", "temporary workaround")),
+                    "workaround", "workarounds", "temporary workaround",
+                    # an 8D report's D3 (what holds the problem until the fix)
+                    "interim containment actions", "containment actions", "interim containment")),
     # whether the actions worked (NASA LLIS's "Evidence of Recurrence Control Effectiveness")
     ("Outcome", ("evidence of recurrence control effectiveness", "recurrence control effectiveness",
                  "effectiveness of actions", "effectiveness of the actions",
-                 "effectiveness of corrective actions")),
+                 "effectiveness of corrective actions",
+                 # an 8D report's D6 (each permanent action, done and validated)
+                 "implement and validate", "implement and validate corrective actions",
+                 "validate corrective actions")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -265,7 +280,9 @@ _RUNBOOK_PARTS: _SectionKeys = (
                  "what does this alert mean", "about this alert", "alert description", "problem")),
     ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms",
                "when this alert fires", "when the alert fires", "when it fires", "trigger conditions",
-               "what triggers this alert", "alert condition", "alert conditions")),
+               "what triggers this alert", "alert condition", "alert conditions",
+               # a page that answers several alerts lists them first, a table of monitors
+               "alerts covered", "alerts", "monitors", "monitors covered", "alerts in this runbook")),
     # "What it means for users" is what users lose (the Impact), not what the alert measures
     ("Impact", ("impact", "user impact", "customer impact", "business impact", "what it means for users",
                 "what it means for customers", "what this means for users", "what this means for customers")),
@@ -477,6 +494,11 @@ def _further_sections(structure: Structure, sections: list[Section], label: str,
 _MAX_PART_SECTIONS = 3
 
 
+# Parts a form writes as a table, a row each: what was done (an 8D's D3 and D6), the alerts a
+# runbook answers (`| Monitor | Fires when | Urgency |`).
+_ROW_PARTS = frozenset({"Mitigation", "Outcome", "Alert"})
+
+
 def _table_steps(structure: Structure, section: Section, label: str, found: LineSpan | None,
                  steps: list[LineSpan]) -> tuple[LineSpan | None, list[LineSpan]]:
     """A part told by a table: an escalation as a table of when and whom to call (no text of its
@@ -484,6 +506,10 @@ def _table_steps(structure: Structure, section: Section, label: str, found: Line
     if found is None and label == "Escalation":
         steps = table_rows(structure.lines(section))[:_MAX_STEPS]
         return (steps[0] if steps else None), steps
+    if label in _ROW_PARTS:  # an 8D's containment actions, a runbook's alerts: a part that opens
+        rows = row_texts(structure.lines(section))[:_MAX_STEPS]  # with its table (before any text)
+        if rows and (found is None or rows[0][1] < found[1]):
+            return rows[0], rows
     if found is not None and len(steps) <= 1 and found[0].endswith(":"):
         return found, [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]
     if label in _WHOLE_PARTS:  # a design's "Conflict rules:" over a table: each rule a row
@@ -1275,7 +1301,9 @@ _LESSON_SECTIONS = frozenset(
      "key learnings", "key takeaways", "takeaways", "what made this hard", "what made it hard",
      "learnings and risks", "how'd we do", "how did we do",
      "what made this difficult", "what made it difficult", "what did we learn", "what have we learned",
-     "sustain", "what to sustain"}
+     "sustain", "what to sustain",
+     # GitLab's incident review template (What went well / What can be improved)
+     "what can be improved", "what could be improved", "what could have gone better"}
 )
 # Sections whose sentences are not the story of the incident (its "because" is not its cause).
 _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
@@ -1457,9 +1485,16 @@ def _named_lessons(structure: Structure, facts: list[ObservationFact]) -> list[O
 
 
 # The readers of what a review states outside its parts' own sections, in the order they run.
+def _problem_rows(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """An 8D report's 5W2H rows (problem_tables.py), each a part of the incident no part read."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    return [_fact(label, found, "conclusion") for label, found in five_w_rows(structure)
+            if found[1] not in read]
+
+
 _STORY_READERS: tuple[Callable[[Structure, list[ObservationFact]], list[ObservationFact]], ...] = (
-    _cause_named_sections, _labelled_parts, _contributing_factors, _what_went_wrong, _told, _noticed, _costs,
-    _responses, _named_lessons)
+    _problem_rows, _cause_named_sections, _labelled_parts, _contributing_factors, _what_went_wrong, _told,
+    _noticed, _costs, _responses, _named_lessons)
 
 
 def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
@@ -1569,7 +1604,9 @@ _ACTION_LEAD_IN_RE = re.compile(
     r"^(?!.*\b(?:taken|took|did|done|completed|performed|tried)\b)"
     r"(?:(?=.*\b(?:agreed|owners?|will|to\s+do|planned|next)\b).*"
     r"\b(?:actions?|action\s+items?|follow-?ups?|follow-up\s+(?:work|tasks|items)|next\s+steps)\b"
-    r"|.*\bwhat\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|going\s+to\s+(?:do|change))\b)", re.I)
+    r"|.*\bwhat\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|going\s+to\s+(?:do|change))\b"
+    # a public incident report's "We are taking the following steps to prevent recurrence:"
+    r"|.*\b(?:steps|measures|actions|changes)\s+to\s+(?:prevent|avoid|reduce)\b)", re.I)
 
 
 def _action_sections(structure: Structure) -> list[Section]:
@@ -1727,7 +1764,54 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     used_when = _use_this_page(structure, facts)  # "Use this page when patrons cannot ...": no rule
     said = {fact.text.removeprefix("Summary: ") for fact in used_when}
     facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
-    return facts + _stated_rules(structure, facts) + _sentence_parts(facts)
+    facts += _question_checks(structure, facts) + _hand_overs(structure, facts)
+    return facts + _stated_rules(structure, facts) + _sentence_parts(facts) + _after_items(structure, facts)
+
+
+# A runbook's part for after the incident ("3. After it's over", "Once resolved", "Follow-up"):
+# what the operator still owes (a report, a count, a ticket), each item an action item.
+_AFTER_HEADING_RE = re.compile(
+    r"^(?:after\s+(?:it(?:'s|\s+is)\s+(?:over|resolved|fixed)|the\s+(?:incident|alert|outage)|recovery)"
+    r"|afterwards|once\s+(?:it(?:'s|\s+is)\s+)?(?:resolved|over|fixed|recovered)|post-incident"
+    r"|follow[- ]?ups?|after-?care)$")
+
+
+def _hand_overs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each sentence of a runbook's paragraphs that no part read which hands over to whoever
+    answers next ("Call the Customs Liaison desk (ext. 4410).", "Page the DBA on-call."): an
+    escalation stated where the case is told, not under an Escalation heading (a detail)."""
+    # (a rule read from the paragraph's sentence, "Do not release a hold yourself.", leaves the rest unread)
+    read = {n for fact in facts if not fact.text.startswith("Constraint: ")
+            for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for section in structure.sections[1:]:
+        for text, start, _ in section_paragraphs(structure, structure.lines(section), _MAX_STEPS):
+            if start in read or text.lstrip().startswith(("-", "*", "|", ">")):
+                continue
+            found += [_fact("Escalation", told, "detail") for told in sentences([(start, text)])
+                      if part_of(told[0]) == "Escalation"]
+    return found
+
+
+def _question_checks(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The items of a runbook's section that asks a triage question ("2. Which dependency?", "Is
+    it the network?") when no part read them: the checks that answer it, each a Diagnosis."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    return [_fact("Diagnosis", item, "detail") for section in structure.sections[1:]
+            if _TRIAGE_QUESTION_RE.match(section_key(structure.title(section)))
+            and structure.title(section).rstrip().endswith("?")
+            for item in list_items(structure.lines(section), limit=_MAX_STEPS) if item[1] not in read]
+
+
+_TRIAGE_QUESTION_RE = re.compile(r"^(?:which|what|where|is\s+it|is\s+the|are|does|did|has|can)\b")
+
+
+def _after_items(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each item of a runbook's after-the-incident section that no part read."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    return [_fact("Action item", item, "action") for section in structure.sections[1:]
+            if _AFTER_HEADING_RE.match(section_key(structure.title(section)))
+            for item in list_items(structure.lines(section), limit=MAX_ACTIONS) if item[1] not in read]
 
 
 # The parts whose sentences are read again for the part each tells: a step's (a check, a
@@ -1861,7 +1945,16 @@ def _use_this_page(structure: Structure, facts: list[ObservationFact]) -> list[O
         said = sentences([(start, text)])[0][0]
         if _USE_THIS_RE.match(said):
             return [_fact("Summary", (said, start, end), "detail")]
+        if _FOR_WHOM_RE.match(plain_text(text)):  # whom it serves, then when it is wanted: all of it
+            return [_fact("Summary", (shorten(plain_text(text)), start, end), "detail")]
     return []
+
+
+# A help centre article's opening that says whom it serves ("This article is for Gate Operations
+# clerks ... When GateLine cannot clear a truck, ...", "**Who this is for:** ... **When to use it:** ...").
+_FOR_WHOM_RE = re.compile(
+    r"^(?:this\s+(?:article|page|runbook|playbook|procedure|guide)\s+is\s+(?:for|meant\s+for|written\s+for)\b"
+    r"|who\s+this\s+(?:article\s+|page\s+|runbook\s+|procedure\s+)?is\s+for\s*:)", re.I)
 
 
 _OPENING_PARAGRAPHS = 3  # a breadcrumb, a byline or a metadata table may come first
@@ -1896,9 +1989,10 @@ def _alert_goes_on(structure: Structure, facts: list[ObservationFact]) -> list[O
         if section is None:
             continue
         after = [(n, line) for n, line in structure.lines(section) if n > fact.line_end]
-        found += [_fact("Meaning", span, "detail")
-                  for span in section_paragraphs(structure, after, _MAX_STEPS)
-                  if not held & set(range(span[1], span[2] + 1))]
+        spans = [span for span in section_paragraphs(structure, after, _MAX_STEPS)
+                 if not held & set(range(span[1], span[2] + 1))]
+        held |= {n for span in spans for n in range(span[1], span[2] + 1)}  # (a table of alerts: once)
+        found += [_fact("Meaning", span, "detail") for span in spans]
     return found
 
 
@@ -1986,15 +2080,27 @@ _ALERT_FIRES_RE = re.compile(
     r"\balert\b[^.]{0,60}?\b(?:fires|triggers|is\s+raised|goes\s+off)\s+(?:\w+\s+)?(?:when|if)\b"
     # "Use this checklist when `SearchApiLatencyHigh` fires": the alert named before its verb
     r"|\b(?:when|if|once)\s+(?:the\s+)?`?[A-Z][\w.-]{2,80}`?(?:\s+alert)?\s+"
-    r"(?:fires|triggers|pages|goes\s+off|is\s+raised)\b", re.I)
+    r"(?:fires|triggers|pages|goes\s+off|is\s+raised)\b"
+    # under the alert's own heading (`## CraneTelemetryStale`), the sentence leaves it unnamed:
+    # "Fires when no message has arrived for 5 minutes."
+    r"|^(?:it\s+|this\s+)?(?:fires|triggers|is\s+raised|goes\s+off)\s+(?:when|if|after)\b", re.I)
+
+
+# A cell that only sends the reader elsewhere ("See \"Customs holds\" below", "see above").
+_POINTER_RE = re.compile(r"^see\b.{0,80}\b(?:below|above)\W*$", re.I)
 
 
 def _table_fixes(structure: Structure) -> list[ObservationFact]:
     """Each row of a troubleshooting table: its fix, for its problem, a mitigation; a clause of
     the fix that forbids or limits ("never raise it above the quota") a constraint too."""
     facts: list[ObservationFact] = []
-    for number, problem, fix in troubleshooting_rows(structure.visible)[:MAX_STEPS]:
+    for number, problem, fix, means in troubleshooting_rows(structure.visible)[:MAX_STEPS]:
         # a detail: a row's cells are terse ("Text empty for PDFs"), not names to read subjects from
+        if means:  # a table of codes says what each means: the diagnosis the code gives
+            told = shorten(f"{means} (when: {problem})")
+            facts.append(_fact("Diagnosis", (told, number, number), "detail"))
+        if _POINTER_RE.match(fix):
+            continue  # `See "Customs holds" below`: the fix is told elsewhere, read there
         facts.append(_fact("Mitigation", (shorten(f"{fix} (when: {problem})"), number, number), "detail"))
         for clause in (part.strip() for part in fix.split(";")):
             if _FORBIDS_RE.search(clause) or _CONSTRAINT_RE.search(clause) or _ONLY_RE.match(clause):

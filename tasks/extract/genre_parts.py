@@ -302,7 +302,7 @@ def _dated_decision_tables(
 ) -> list[tuple[list[str], list[tuple[int, list[str]]], int, int]]:
     """Each table with a Decision and a Date column: its header, its rows, and those columns."""
     found = []
-    for header, rows in _tables(structure.visible):
+    for header, rows in markdown_tables(structure.visible):
         columns = [plain_text(cell).lower() for cell in header]
         decision, date = _column(columns, _DECISION_COLUMNS), _column(columns, _DATE_COLUMNS)
         if decision is not None and date is not None:
@@ -442,7 +442,7 @@ def _rejected_rows(structure: Structure) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
     if "|" not in structure.text:
         return facts
-    for header, rows in _tables(structure.visible):
+    for header, rows in markdown_tables(structure.visible):
         if _column([plain_text(cell).lower() for cell in header], _DECISION_COLUMNS) is not None:
             continue
         for number, cells in rows:
@@ -480,7 +480,7 @@ def _option_columns_not_chosen(structure: Structure) -> list[ObservationFact]:
     if chosen is None:
         return []
     facts: list[ObservationFact] = []
-    for header, rows in _tables(structure.visible):
+    for header, rows in markdown_tables(structure.visible):
         options = {i: match for i, cell in enumerate(header)
                    if (match := _OPTION_HEADER_RE.match(plain_text(cell)))}
         if len(options) < 2:
@@ -516,7 +516,7 @@ def options_not_chosen(structure: Structure, chosen_lines: set[int]) -> list[Obs
     design = " ".join(plain_text(structure.by_number.get(n, "")) for n in sorted(chosen_lines)).lower()
     said = set(_NAME_WORD_RE.findall(design))
     facts: list[ObservationFact] = []
-    for header, rows in _tables(structure.visible):
+    for header, rows in markdown_tables(structure.visible):
         if not header or plain_text(header[0]).lower().rstrip(":") not in _OPTION_COLUMNS or len(rows) < 2:
             continue
         if any(n in chosen_lines for n, _ in rows):
@@ -658,7 +658,7 @@ def risk_items(structure: Structure) -> list[ObservationFact]:
     for section in risk_sections(structure):
         own = structure.lines(section)
         facts: list[ObservationFact] = []
-        for header, rows in _tables(own)[:1]:
+        for header, rows in markdown_tables(own)[:1]:
             column = _column([plain_text(cell).lower() for cell in header], _MITIGATION_COLUMNS)
             for number, cells in rows[:_MAX_ITEMS]:
                 if risk := plain_text(cells[0]):
@@ -777,7 +777,7 @@ def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:
 def table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
     """Each row of the first table in `lines` as its first two cells ("Weekly roster published
     by Friday 16:00: 100% of weeks")."""
-    for _, rows in _tables(lines)[:1]:
+    for _, rows in markdown_tables(lines)[:1]:
         return [(shorten(": ".join(text for cell in cells[:2] if (text := plain_text(cell)))), number, number)
                 for number, cells in rows if plain_text(cells[0])]
     return []
@@ -792,7 +792,7 @@ def _responsibility_rows(structure: Structure) -> list[LineSpan]:
     """Each row of the first table with a Responsibility column: its block and what it does
     ("isobar-convert: Converts each model run from GRIB2 to Zarr")."""
     for section in structure.sections:
-        for header, rows in _tables(structure.lines(section)):
+        for header, rows in markdown_tables(structure.lines(section)):
             column = _column([plain_text(cell).lower() for cell in header], _RESPONSIBILITY_COLUMNS)
             if column is None or column == 0:
                 continue
@@ -838,7 +838,7 @@ _TARGET_COLUMNS = frozenset({"slo", "target", "objective", "slo target"})
 def _slo_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
     """Each row of an SLO table with a target column (`| Category | SLI | SLO |`): its first
     two cells and its target ("Availability: share of requests ...: 99.9% over 28 days")."""
-    for header, rows in _tables(lines)[:1]:
+    for header, rows in markdown_tables(lines)[:1]:
         target = _column([plain_text(cell).lower() for cell in header], _TARGET_COLUMNS)
         if target is None or target < 2:
             return []
@@ -859,7 +859,7 @@ def figure_rows(lines: list[tuple[int, str]]) -> LineSpan | None:
     Impact table: `| Time in SEV-2 | 40 mins |`, `| Support Requests Raised | 48 |`) as one
     statement; None when `lines` hold no such table (a `| Service | Effect |` table names what
     was affected, each row a thing of its own)."""
-    for header, rows in _tables(lines)[:1]:
+    for header, rows in markdown_tables(lines)[:1]:
         # a table with no header written with an empty one (`| | |`, markdown asks for one):
         # its rows are the measures, each kept (`| Customer-facing | Two deliveries slipped |`)
         blank = len(header) == 2 and not any(cell.strip() for cell in header)
@@ -876,7 +876,7 @@ def figure_rows(lines: list[tuple[int, str]]) -> LineSpan | None:
     return None
 
 
-def _tables(lines: list[tuple[int, str]]) -> list[tuple[list[str], list[tuple[int, list[str]]]]]:
+def markdown_tables(lines: list[tuple[int, str]]) -> list[tuple[list[str], list[tuple[int, list[str]]]]]:
     """Each table of `lines`: its header cells and its rows' cells with their line numbers."""
     tables: list[tuple[list[str], list[tuple[int, list[str]]]]] = []
     run: list[tuple[int, str]] = []

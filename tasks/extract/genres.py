@@ -100,7 +100,15 @@ _RUNBOOK_FIELDS = frozenset({"alert name", "alertname", "alert rule"})
 # A checklist's or playbook's field that says when to reach for it ("**Use when:** the `X` alert
 # fires"): worth a title's sign (a pattern catalogue's entry writes it too, with no steps to follow).
 RUNBOOK_USE_FIELDS = frozenset({"use when", "use this when", "use this page when", "use this runbook when",
-                                 "use this checklist when", "use this playbook when"})
+                                 "use this checklist when", "use this playbook when",
+                                 # a help centre's article ("**When to use it:** Nightjar has rejected ...")
+                                 "when to use it", "when to use this", "when to use this article"})
+# A page's tags that name its genre (Docusaurus `tags: [cranes, runbook]`, HackMD's `###### tags:
+# \`runbook\``, a wiki's labels): worth a genre's key section.
+_GENRE_TAGS = {"runbook": RUNBOOK, "runbooks": RUNBOOK, "playbook": RUNBOOK, "playbooks": RUNBOOK,
+               "sop": RUNBOOK, "postmortem": POSTMORTEM, "post-mortem": POSTMORTEM, "postmortems": POSTMORTEM,
+               "incident-review": POSTMORTEM, "incident-report": POSTMORTEM}
+_TAG_KEYS = frozenset({"tags", "labels"})
 # A meeting's header fields: who attended and who wrote the notes ("Present: Ana, Bruno").
 _MINUTES_FIELDS = frozenset(
     {"attendees", "attendance", "participants", "present", "absent", "regrets", "apologies", "scribe",
@@ -212,6 +220,10 @@ _STYLE_SIGNS: dict[str, frozenset[str]] = {
     ARCHITECTURE: frozenset({"slis and slos", "slos and slis", "service overview", "error budget policy",
                              "error budget"}),
     # an alert's page in plain words (what fires it, what users lose, whom it pages in turn)
+    # an 8D report's disciplines (D0-D8; "team" and "response" are words of names too)
+    POSTMORTEM: frozenset({"emergency response", "problem description", "interim containment actions",
+                           "containment actions", "permanent corrective actions", "implement and validate",
+                           "prevent recurrence", "team recognition"}),
     RUNBOOK: frozenset({"when this alert fires", "when the alert fires", "what it means for users",
                         "what this means for users", "escalation chain", "escalation path",
                         "escalation policy", "first five minutes", "first 5 minutes"}),
@@ -220,7 +232,7 @@ _STYLE_KEY_SIGNS = frozenset({"press release", "error budget policy"})
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$"
                           r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b", re.I)),
-    (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
+    (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime|8D\s+report)\b"
                             # an incident tracker's key ("INC-0419: Depot scanners synced late")
                             r"|^INC[-\s#]?\d{1,7}\b"
                             r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b"
@@ -234,7 +246,9 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"|\b(?:building\s+block|runtime|deployment)\s+view\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure"
                          r"|checklist|operations\s+FAQ|ops\s+FAQ)\b"
-                         r"|^(?:procedure|how to)\b", re.I)),
+                         r"|^(?:procedure|how to)\b"
+                         # a help centre's troubleshooting article ("Truck sent to the lane: what to check")
+                         r"|\bwhat\s+to\s+(?:check|do)\b|\btroubleshooting\b", re.I)),
 )
 
 # An issue tracker's state line under the title ("**Closed** · ana opened this issue on 3 Sep
@@ -502,6 +516,8 @@ def recognise_genre(
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
     scores[RUNBOOK] += 3 * bool(field_keys & _RUNBOOK_FIELDS) + 2 * bool(field_keys & RUNBOOK_USE_FIELDS)
+    for genre in _tagged_genres(fields, structure):
+        scores[genre] += 3
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
                               _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
     scores[POSTMORTEM] += 2 * _names_itself_an_incident_review(structure)
@@ -520,6 +536,19 @@ def recognise_genre(
         scores[genre] += score
     best = max(GENRES, key=lambda genre: (scores[genre], -GENRES.index(genre)))
     return best if scores[best] >= 3 else None
+
+
+def _tagged_genres(fields: Iterable[HeaderField], structure: Structure) -> set[str]:
+    """The genres a page's tags name: its front matter's `tags:` or `labels:`, or a heading that
+    lists them (HackMD's `###### tags: ` then each tag in backticks)."""
+    texts = [f.value for f in fields if f.key in _TAG_KEYS]
+    texts += [title for section in structure.sections[1:3]
+              if _TAGS_HEADING_RE.match(title := structure.title(section))]
+    return {_GENRE_TAGS[word] for text in texts for word in re.findall(r"[\w-]+", text.lower())
+            if word in _GENRE_TAGS}
+
+
+_TAGS_HEADING_RE = re.compile(r"^tags:\s", re.I)
 
 
 def decision_entries(structure: Structure, *, plain: bool = False) -> int:
@@ -770,7 +799,8 @@ def _sign_key(key: str) -> str:
     if stage is not None:
         part = _sign_key(stage["part"])
         named = any(part in signs for signs in _SECTION_SIGNS.values())
-        return part if named or stage["stage"] != "procedure" else "procedure"
+        # a numbered step of a procedure ("Step 1: Read the reason code") is a procedure's
+        return part if named or stage["stage"] not in ("procedure", "step") else "procedure"
     key = re.split(r"\s*[(:,\[]", key, maxsplit=1)[0].strip().rstrip("?")
     if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key) or re.match(r"how\s(?:it|they)\s", key):
         return "how it works"

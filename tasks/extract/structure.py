@@ -137,11 +137,16 @@ def _visible_span(visible: list[tuple[int, str]], starts: list[int] | None, firs
     return visible[bisect_left(starts, first) : bisect_left(starts, stop)]
 
 
+# An 8D report's discipline number before its heading ("D0 — Emergency response", "D4: Root cause").
+_DISCIPLINE_RE = re.compile(r"^d[0-8]\s*[:.)–—-]\s*(?=\S)")
+
+
 @lru_cache(maxsize=4096)  # (pure; the genre readers ask for the same titles again and again)
 def section_key(title: str) -> str:
     """"## 3. Decision Outcome:" and "## ✅ Decision" -> "decision outcome", "decision"; a plural
     written "(s)" is the plural ("Lesson(s) Learned", "Root Cause(s)" -> "lessons learned", "root causes")."""
     key = re.sub(r"^[\W\d_]+", "", title.strip().lower())
+    key = _DISCIPLINE_RE.sub("", key)  # an 8D report's "D4 — Root cause" is its Root cause
     key = re.sub(r"\s*\((?:optional|required)\)\s*$", "", key).rstrip(":.? ")
     key = key.replace("(s)", "s") if "(s)" in key else key
     return " ".join(key.replace("’", "'").split())

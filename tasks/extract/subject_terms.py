@@ -407,7 +407,13 @@ def describing(word: str) -> bool:
     if head in _NOT_MODIFIERS or head in _ADJECTIVES or head in _NUMBER_WORDS:
         return True  # "first-out queue", "two-phase commit", "three-node cluster": it describes
     return (word.islower() and "-" not in word and word.endswith("ed") and not word.endswith("eed")
-            and len(word) > 4 and word not in _NAMING_PARTICIPLES)
+            and len(word) > 4 and word not in _NAMING_PARTICIPLES) or word in _IRREGULAR_STATES
+
+
+# Irregular past participles that tell a state as "-ed" ones do ("the rebuilt feed", "a rewritten job").
+_IRREGULAR_STATES = frozenset(
+    """rebuilt rewritten rerun redone remade undone frozen stolen torn worn outgrown overgrown
+    overwritten""".split())
 
 
 def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
