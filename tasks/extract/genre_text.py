@@ -47,6 +47,13 @@ _BRACKETED_RE = re.compile(r"^\s*\[[^\[\]\s]++(?:\s++[^\[\]\s]++)++\]\s*$")
 # A drawing flattened into a paragraph (a diagram of box-drawing and block characters, a progress
 # bar: "OID Space [███░░██...] ↑ Next OID Counter (must skip ...)"): a picture, not a statement.
 _DRAWING_RE = re.compile(r"[\u2500-\u259f]{4}")
+# A help centre's or docs site's page-feedback widget and request footer, exported with the page
+# ("Was this article helpful? Yes No", "3 out of 4 found this helpful", "Have more questions?
+# Submit a request"), and the closing fence of an admonition container (":::"): no one's words.
+_PAGE_WIDGET_RE = re.compile(
+    r"^(?:was this (?:article|page|doc|document|answer|section) helpful\b"
+    r"|\d+ out of \d+ found this helpful\b|have more questions\?|did this answer your question\b"
+    r"|:{3,}$)", re.I)
 _ITEM_RE = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<text>\S.*)$")
 
 
@@ -125,6 +132,7 @@ def _is_boilerplate(stripped: str) -> bool:
         or _PLACEHOLDER_RE.match(stripped)
         or _BRACKETED_RE.match(stripped)
         or _DRAWING_RE.search(stripped)
+        or _PAGE_WIDGET_RE.match(stripped)
     )
 
 

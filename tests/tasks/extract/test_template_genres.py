@@ -132,3 +132,18 @@ def test_a_y_statement_templates_instruction_to_replace_its_parts_is_boilerplate
              (2, ""), (3, "We replace the old parts of the pipeline with Spark.")]
     assert [line for _, line in clean_lines(lines)] == [
         "", "", "We replace the old parts of the pipeline with Spark."]
+
+
+def test_a_pages_feedback_widget_and_an_admonitions_closing_fence_are_boilerplate() -> None:
+    lines = list(enumerate([
+        ":::danger Stop the cranes",
+        "Never tell a driver to carry on.",
+        ":::",
+        "Was this article helpful? Yes No",
+        "0 out of 0 found this helpful",
+        "Have more questions? Submit a request",
+        "Call the Control Tower straight away.",
+    ], start=1))
+    kept = [text for _, text in clean_lines(lines)]
+    assert kept == [":::danger Stop the cranes", "Never tell a driver to carry on.", "", "", "", "",
+                    "Call the Control Tower straight away."]
