@@ -586,6 +586,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     label = DATE_LABELS.get(genre or "", DEFAULT_DATE_LABEL)
     facts: list[ObservationFact] = []
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
+    if order is None:
+        order = stem_order(stem, [title[0], *(f.value for f in fields)])
     started = _project_start(fields, order)
     main = (_field_date(label, fields, _PROJECT_CREATED_KEYS if started else CREATED_KEYS, order)
             or _date_fact(label, title[0], title[1], order))
@@ -847,6 +849,8 @@ def field_dates(  # noqa: PLR0913  each place a page states its dates, read by t
     (`2025-10-09-idp-key-rollover.md`); its last update or review also in the last row of its
     revision history or a footer among its `closing` lines; never from the rest of its prose."""
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in opening)])
+    if order is None and title is not None:
+        order = stem_order(stem, [title[0], *(f.value for f in fields)])
     main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS, order)
     if main is None and title is not None:
         fact = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
@@ -977,6 +981,29 @@ def _status_day(label: str, fields: Sequence[HeaderField], order: bool | None) -
                 return fact
             return None
     return None
+
+
+def stem_order(stem: str, texts: Sequence[str]) -> bool | None:
+    """The order of a page's numeric dates when its file name gives the day one of them is
+    (a meeting tool's export: `...-2026-12-01.md` titled "(12/01/2026)": month-first); True
+    day-first, False month-first, None when no date of `texts` reads as the file name's day."""
+    match = _STEM_DATE_RE.search(stem) if any(ch.isdigit() for ch in stem) else None
+    if match is None:
+        return None
+    year, month, day = (int(match[i] or match[i + 3]) for i in (1, 2, 3))
+    for text in texts:
+        for first, second, written_year in _NUMERIC_DAY_RE.findall(text):
+            if first == second or int(written_year) % 100 != year % 100:
+                continue
+            if (int(first), int(second)) == (month, day):
+                return False
+            if (int(first), int(second)) == (day, month):
+                return True
+    return None
+
+
+# A numeric day with its year ("12/01/2026", "1.12.26"): its first two numbers' order unknown.
+_NUMERIC_DAY_RE = re.compile(r"(?<![\d/.])(\d{1,2})[/.](\d{1,2})[/.]((?:19|20)?\d{2})(?![\d/.])")
 
 
 def _stem_date(label: str, stem: str) -> ObservationFact | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.extract.genre_meta import genre_dates, iso_date
+from tasks.extract.genre_meta import genre_dates, iso_date, stem_order
 from tasks.extract.genres import POSTMORTEM, HeaderField
 from tests.extraction import extract as _extract
 from tests.extraction import stated as _stated
@@ -436,3 +436,11 @@ def test_an_items_field_of_another_things_status_is_none() -> None:
     result = _extract("# Vault Object\n\n`Service` · Build status: failing · Owner: Ana\n\n"
                       "## Architecture\n\nThree racks in two rooms.\n")
     assert _stated(result, "status") == []
+
+
+def test_a_file_names_day_settles_the_order_of_the_titles_numeric_date() -> None:
+    # a meeting tool's export, month-first in its title, its ISO day in the file name
+    assert stem_order("zoom-summary-weekly-sync-2026-12-01", ["Meeting summary for Weekly sync (12/01/2026)"]) is False
+    assert stem_order("2026-01-12-retro", ["Retro (12/01/2026)"]) is True
+    assert stem_order("weekly-sync-2026-12-01", ["Weekly sync (05/03/2026)"]) is None  # no reading is that day
+    assert stem_order("weekly-sync", ["Weekly sync (12/01/2026)"]) is None
