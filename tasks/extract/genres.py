@@ -122,7 +122,10 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "appetite", "rabbit holes", "no-gos", "no gos",
          # Fedora's Change proposal (Summary, Detailed Description, Scope, Upgrade/compatibility
          # impact, How To Test, Contingency Plan)
-         "detailed description", "upgrade/compatibility impact", "how to test", "contingency plan"}
+         "detailed description", "upgrade/compatibility impact", "how to test", "contingency plan",
+         # Joel Spolsky's functional specification (Overview, Scenarios, Nongoals, Details, Open
+         # Issues, Side Notes)
+         "nongoals", "non goals", "scenarios", "side notes"}
     ),
     POSTMORTEM: frozenset(
         {"timeline", "root cause", "root causes", "root cause analysis", "impact",
@@ -182,7 +185,7 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset({"motivation", "non-goals", "goals and non-goals", "design details",
                          "drawbacks", "unresolved questions", "prior art",
                          "rationale and alternatives", "guide-level explanation", "appetite",
-                         "rabbit holes", "no-gos", "no gos", "contingency plan"}),
+                         "rabbit holes", "no-gos", "no gos", "contingency plan", "nongoals", "non goals"}),
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger", "leadup", "blameless root cause",
@@ -218,7 +221,9 @@ _STYLE_SIGNS: dict[str, frozenset[str]] = {
 _STYLE_KEY_SIGNS = frozenset({"press release", "error budget policy"})
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$"
-                          r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b", re.I)),
+                          r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b"
+                          # a functional or technical specification ("SlotBook 3 Functional Specification")
+                          r"|\b(?:functional|technical|product)\s+spec(?:ification)?\b", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
                             # an incident tracker's key ("INC-0419: Depot scanners synced late")
                             r"|^INC[-\s#]?\d{1,7}\b"
