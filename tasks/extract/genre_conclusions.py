@@ -154,7 +154,10 @@ _PROPOSAL_PARTS: _SectionKeys = (
                 "proposed implementation", "specification", "reference-level explanation",
                 "solution", "approach", "decision",
                 # Fedora's Change proposal (its Summary, then the change told in full)
-                "detailed description")),
+                "detailed description",
+                # a Spolsky functional spec's (Overview, Scenarios, Nongoals, Details) and a
+                # Loomio proposal's body: what the proposal does, told in full
+                "details")),
     # the budget a pitch is shaped to (Shape Up's Appetite: "Six weeks, one designer")
     ("Constraint", ("appetite", "budget", "time budget")),
 )
