@@ -203,8 +203,13 @@ _ARC42_SIGNS = frozenset({"building blocks", "building block view", "runtime vie
                           "cross-cutting concepts", "architecture constraints", "quality goals",
                           "risks and technical debt",
                           # the building block view's levels ("5.1 Whitebox Overall System", "5.2 Level 2")
-                          "whitebox overall system", "level 1", "level 2", "level 3"})
-_ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view"})
+                          "whitebox overall system", "level 1", "level 2", "level 3",
+                          # the RUP Software Architecture Document's sections and views
+                          "architectural representation", "architectural goals and constraints",
+                          "use-case view", "use case view", "logical view", "process view",
+                          "implementation view", "data view", "size and performance"})
+_ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view", "architectural goals and constraints",
+                              "logical view", "process view"})
 # Headings of styles whose words are words of names too ("internal DNS", "error budget service"),
 # so kept out of TEMPLATE_WORDS, each worth one (a key one two): Amazon's PR/FAQ (a press release
 # written before the work, then its FAQs) and an SLO document (Google's template: service overview,
