@@ -40,7 +40,7 @@ from tasks.extract.genre_text import (
     section_paragraph,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Structure, section_key
+from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
 
@@ -108,6 +108,7 @@ def decision_parts(structure: Structure, decision: Section | None, chosen: LineS
     """The record's further choices, consequences, constraints, rationale and rejected options
     (`decision`: its Decision section; `chosen`: the paragraph already kept as its decision)."""
     facts = [
+        *_summary(structure, decision, chosen),
         *_further_choices(structure, decision, chosen),
         *_capped("Consequence", _consequences(structure)),
         *_capped("Constraint", _rules(structure, decision)),
@@ -126,13 +127,30 @@ def decision_parts(structure: Structure, decision: Section | None, chosen: LineS
     return list(kept.values())
 
 
+_SUMMARY_HEADINGS = ("summary", "tl;dr", "abstract")
+
+
+def _summary(structure: Structure, decision: Section | None,
+             chosen: LineSpan | None) -> list[ObservationFact]:
+    """The record's own summary: the first paragraph of its Summary section (the Alexandrian
+    pattern's "Prologue (Summary)"), unless it is the section the decision was read from."""
+    section = find_section(structure, *_SUMMARY_HEADINGS)
+    if section is None or section is decision:
+        return []
+    found = section_paragraph(structure, section)
+    if found is None or (chosen is not None and chosen[1] == found[1]):
+        return []
+    return [part_fact("Summary", found, "conclusion")]
+
+
 def _is_statement(fact: ObservationFact) -> bool:
     """Not a bare address, nor a choice or consequence of a word or two (an option's name,
     "Monolith", and a goal, "exactly-once charges", are)."""
     label, text = fact.text.split(": ", 1)
     if label in {"Rejected", "Rationale"}:
         return not _is_address(text)
-    return not (_is_address(text) or len(text.split()) <= 2 or _CONTINUATION_RE.match(text))
+    return not (_is_address(text) or len(text.split()) <= 2 or _CONTINUATION_RE.match(text)
+                or not any(ch.isalnum() for ch in text))  # a section break's ornament ("❖ ❖ ❖", "* * *")
 
 
 def _is_address(text: str) -> bool:

@@ -122,10 +122,13 @@ _REJECTED_RE = re.compile(
     # "- Request a higher quota only. Rejected: AWS granted a 50% raise"), as "Decision:" is
     r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s)|(?<=\())(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
     # what a meeting turned down ("The board did not agree to raise the cap to 100,000 seeds")
-    r"|\b(?:did\s+not|didn't|did\s+n't)\s+agree\s+to\b", re.I)
+    r"|\b(?:did\s+not|didn't|did\s+n't)\s+agree\s+to\b"
+    # the option a choice was made over ("We chose MQ over the nightly SFTP drop because ...")
+    r"|\b(?:we|they|the\s+team)\s+(?:chose|preferred)\s+[^.;:]{1,80}?\s+over\s+(?!time\b)\w", re.I)
 # A word one of a pattern's matches must hold, in lower case (no letter of them has a case-blind
 # twin outside ASCII, as "ı" has for "i" and "ſ" for "s").
-_STEMS = {_REJECTED_RE: ("rejected", " agree to")}
+_STEMS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _REJECTED_RE: ("rejected", " agree to", "cho", "preferred ")}
 _DATE_COLUMNS = frozenset({"date", "when", "decided", "decision date", "date decided", "day"})
 _DECISION_COLUMNS = frozenset({"decision", "decisions", "what was decided", "decision (one line)"})
 _OWNER_COLUMNS = frozenset({"owner", "owners", "decider", "deciders", "decided by", "decision owner",
