@@ -2054,7 +2054,7 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     if found is None:
         first = next((s for s in structure.sections[1:] if s.level >= 2), None)
         found = section_paragraph(structure, first) if first else None
-    if found:
+    if found and not _title_block(structure, found):
         facts.append(_fact("Overview", found, "conclusion"))
     constraints = _constraints(structure)
     facts += [_fact("Decision", item, "decision") for item in radar_decisions(structure, MAX_STEPS)]
@@ -2083,6 +2083,14 @@ def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineS
 
 
 _LEAD_WORDS = 8
+
+
+def _title_block(structure: Structure, span: LineSpan) -> bool:
+    """A cover's lines, no statement: short lines none of which ends a sentence ("Brindle Card
+    Payments Platform" / "Software Architecture Document" / "Version 2.1", a RUP document's)."""
+    lines = [structure.by_number.get(n, "").strip() for n in range(span[1], span[2] + 1)]
+    return len(lines) >= 2 and all(len(line.split()) <= 6 and not line.endswith((".", "!", "?", ":", ";"))
+                                   for line in lines)
 
 
 # An admonition's label before what it flags: AsciiDoc's (`WARNING: Do not ...`, also written so in

@@ -73,13 +73,19 @@ _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
                                   "what the service does",
                                   # arc42's building block view: its blocks and their responsibilities
-                                  "building block view", "whitebox overall system"})),
+                                  "building block view", "whitebox overall system",
+                                  # the RUP SAD's: its elements and what each is responsible for
+                                  "logical view"})),
     # arc42's "Solution Strategy": the fundamental decisions the architecture is built on
     ("Design", frozenset({"solution strategy"})),
     # an Azure Architecture Center reference architecture's "Workflow" (or "Dataflow": the steps
     # data takes through the system) and its "Components" (each service and what it is used for)
     ("Design", frozenset({"workflow", "dataflow", "data flow"})),
     ("Design", frozenset({"components"})),
+    # the RUP Software Architecture Document's process and deployment views: how a request runs
+    # through the elements, and where they run
+    ("Design", frozenset({"process view"})),
+    ("Design", frozenset({"deployment view"})),
     ("SLO", frozenset({"slos", "slo", "service level objectives", "service-level objectives",
                        "slos and slis", "slis and slos", "service levels", "slis/slos", "slos/slis"})),
     ("Gap", frozenset({"known gaps", "gaps", "known limitations", "known issues", "limitations",
