@@ -162,7 +162,10 @@ _PROPOSAL_PARTS: _SectionKeys = (
     ("Constraint", ("appetite", "budget", "time budget")),
 )
 _NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope", "not in scope",
-                        "non-requirements", "anti-goals", "explicit non-goals", "no-gos", "no gos"})
+                        "non-requirements", "anti-goals", "explicit non-goals", "no-gos", "no gos",
+                        # an Amazon narrative's plain-words heading
+                        "what we are not doing", "what we're not doing", "what we will not do",
+                        "what we won't do"})
 _NON_GOALS_LINE_RE = re.compile(
     r"^\s*(?:\*\*|__)?(?:non-?goals|out\s+of\s+scope)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$", re.I
 )

@@ -52,6 +52,9 @@ _RISK_SECTIONS = frozenset({"risks", "risks and mitigations", "risks & mitigatio
 # Each part's label, the headings it is read from, and how many items it keeps.
 _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Goal", frozenset({"goals", "objectives", "design goals"})),
+    # the principles the design keeps, each a rule (an Amazon narrative's or PR/FAQ's "Tenets")
+    ("Constraint", frozenset({"tenets", "our tenets", "design tenets", "design principles",
+                              "guiding principles"})),
     ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification",
                              # Fedora's Change proposal ("Benefit to Fedora": what the change gives)
                              "benefit", "benefits"})),
