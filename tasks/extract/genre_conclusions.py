@@ -2184,7 +2184,23 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     conditions = _conditions(structure)
     facts += _stated_rules(structure, conditions) + conditions + _led_in_decisions(structure, facts)
     facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})
-    return facts + rejected_sentences(structure) + _issues(structure) + actions
+    return facts + _recap(structure) + rejected_sentences(structure) + _issues(structure) + actions
+
+
+# A meeting's own summary, the likelier heading first: Zoom AI Companion's "Quick recap" (over its
+# "Summary" of topic sub-sections), Google Meet's Gemini notes' "Summary".
+_RECAP_ORDER = ("quick recap", "recap", "meeting summary", "summary", "tl;dr", "tldr")
+
+
+def _recap(structure: Structure) -> list[ObservationFact]:
+    """The first paragraph of the meeting's summary section: what it went through, in a line
+    (its names are of people as often as of systems: a detail)."""
+    for key in _RECAP_ORDER:
+        for section in find_sections(structure, frozenset({key}))[:1]:
+            found = section_paragraph(structure, section)
+            if found is not None:
+                return [_fact("Summary", found, "detail")]
+    return []
 
 
 # A sentence of minutes that says what the meeting agreed ("Agreed it should not: ...", "It was
