@@ -2174,6 +2174,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
             actions.append(_fact("Action item", (item, number, number), "action"))
     decided_lines = {fact.line_start for fact in facts if fact.text.startswith("Decision: ")}
     facts += _items_after_decisions(structure, decided_lines, listed)
+    # (a highlighted decision is a point of its own among the discussion's: not an entry's header)
+    facts += _highlighted_decisions(structure, decided)
     facts += entry_details(structure, decided_lines, _states_rule)  # "  - Why: ..." under an entry
     # a decision that is a rule ("no dispatch rule may use data from YieldBase") is a constraint
     # the team keeps, as a proposal's goal that forbids is
@@ -2185,6 +2187,26 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _stated_rules(structure, conditions) + conditions + _led_in_decisions(structure, facts)
     facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})
     return facts + _recap(structure) + rejected_sentences(structure) + _issues(structure) + actions
+
+
+# A span marked as highlighted (HackMD's, Obsidian's and Typora's `==text==`): notes mark what
+# matters so, a decision above all ("- Shadow mode: ==Decided: start on 16/11.==").
+_HIGHLIGHT_RE = re.compile(r"==(?=\S)(?P<text>[^=]{3,400}?)(?<=\S)==")
+
+
+def _highlighted_decisions(structure: Structure, decided: set[int]) -> list[ObservationFact]:
+    """Each highlighted span of a line that states a decision by its label ("==Decided: ...=="),
+    where no decision of that line was read."""
+    found: list[ObservationFact] = []
+    for number, line in structure.visible:
+        if "==" not in line or number in decided:  # a literal test first: most lines have none
+            continue
+        for span in _HIGHLIGHT_RE.finditer(line):
+            match = _DECISION_LINE_RE.match(span["text"])
+            if match and not _open(match["text"]):
+                said = shorten(plain_text(match["text"]))
+                found.append(_fact("Decision", (said, number, number), "decision"))
+    return found
 
 
 # A meeting's own summary, the likelier heading first: Zoom AI Companion's "Quick recap" (over its

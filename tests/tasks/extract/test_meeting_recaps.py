@@ -30,3 +30,30 @@ def test_the_quick_recap_is_the_meetings_summary() -> None:
     summaries = [(fact.text, fact.line_start) for fact in result.observations if fact.text.startswith("Summary: ")]
     assert summaries == [("Summary: The team reviewed the refund backlog and agreed to retire the old export job"
                           " next month.", 7)]
+
+
+HACKMD = """# Depot planning review — 04/03/2026
+
+**Attendees:** Ana Ruiz, Ben Ode
+
+## Agenda
+
+1. Forklift charging
+
+## 1. Forklift charging
+
+- Ben: the chargers trip when all six run at once. ==Decided: charge at most four forklifts at a time.==
+- Night shift: ==Decided: move charging to the night shift from 1 April.==
+- Ana asked whether the old chargers can be sold.
+
+## Action items
+
+- [ ] @ben — put up the charging rota — 10/03
+"""
+
+
+def test_a_highlighted_decision_in_hackmd_minutes_is_a_decision() -> None:
+    result = extract_facts(HACKMD, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "minutes/depot.md"))
+    decisions = [(fact.text, fact.line_start) for fact in result.observations if fact.text.startswith("Decision: ")]
+    assert decisions == [("Decision: charge at most four forklifts at a time.", 11),
+                         ("Decision: move charging to the night shift from 1 April.", 12)]
