@@ -32,6 +32,7 @@ from tasks.extract.genre_parts import (
 )
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import (
+    MAX_SPAN_LINES,
     clean_lines,
     clean_visible,
     find_sections,
@@ -41,7 +42,7 @@ from tasks.extract.genre_text import (
 )
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.structure import Structure, find_section, section_key
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.blocks import Section
 
 MAX_PER_KIND = 12
@@ -110,6 +111,7 @@ def decision_parts(structure: Structure, decision: Section | None, chosen: LineS
     facts = [
         *_summary(structure, decision, chosen),
         *_further_choices(structure, decision, chosen),
+        *_labelled_decisions(structure, decision, chosen),
         *_capped("Consequence", _consequences(structure)),
         *_capped("Constraint", _rules(structure, decision)),
         *_capped("Rationale", _rationale(structure, decision)),
@@ -141,6 +143,34 @@ def _summary(structure: Structure, decision: Section | None,
     if found is None or (chosen is not None and chosen[1] == found[1]):
         return []
     return [part_fact("Summary", found, "conclusion")]
+
+
+# A paragraph that opens with the label of what was decided (`Decision: we go with ...`,
+# `**Decision:** ...`), as the reply a GitHub Discussion marks as its answer writes it.
+_DECISION_LABEL_RE = re.compile(r"^\s*(?:\*\*|__)?decision(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$",
+                                re.I)
+
+
+def _labelled_decisions(structure: Structure, decision: Section | None,
+                        chosen: LineSpan | None) -> list[ObservationFact]:
+    """Each paragraph outside the Decision section led by a "Decision:" label: a decision the
+    thread or record states where its template has no section for it."""
+    own = {n for n, _ in structure.lines(decision)} if decision is not None else set()
+    lines = structure.by_number
+    found: list[ObservationFact] = []
+    for start, end in structure.paragraphs:
+        first = lines.get(start, "")
+        if "ecision" not in first or start in own or (chosen is not None and chosen[1] == start):
+            continue  # a literal test first: most paragraphs have no label
+        match = _DECISION_LABEL_RE.match(first)
+        if match is None:
+            continue
+        last = min(end, start + MAX_SPAN_LINES - 1)
+        rest = (lines.get(n, "").strip() for n in range(start + 1, last + 1))
+        text = plain_text(joined_lines([match["text"], *rest]))
+        if len(text.split()) > 2:
+            found.append(part_fact("Decision", (shorten(text), start, last), "decision"))
+    return found[:MAX_PER_KIND]
 
 
 def _is_statement(fact: ObservationFact) -> bool:

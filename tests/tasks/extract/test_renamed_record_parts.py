@@ -67,3 +67,35 @@ def test_the_solution_of_an_alexandrian_record_is_its_decision() -> None:
 def test_its_prologue_is_its_summary() -> None:
     assert ("Summary: Invoices for large customers are rendered by a queue worker, not in the web request.",
             10) in _observations(RECORD)
+
+
+THREAD = """# Keep sessions in Redis #88
+
+Accepted · **ana** started this conversation in Decisions · Mar 4, 2025
+
+### Context
+
+Sessions live in the web servers' memory and are lost on every deploy.
+
+### Proposal
+
+- Store sessions in Redis with a 24 hour expiry.
+
+### Questions
+
+1. Does anyone read sessions outside the web servers?
+
+---
+
+**ben** · Mar 6, 2025 · Marked as answer
+
+Decision: we go with Redis for sessions from the April release. The old cookie store is
+removed once every server reads from Redis.
+"""
+
+
+def test_a_labelled_decision_outside_the_decision_section_is_a_decision() -> None:
+    result = extract_facts(THREAD, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "decisions/88.md"))
+    decisions = [(fact.text, fact.line_start) for fact in result.observations if fact.text.startswith("Decision: ")]
+    assert ("Decision: we go with Redis for sessions from the April release. The old cookie store is removed"
+            " once every server reads from Redis.", 21) in decisions, decisions
