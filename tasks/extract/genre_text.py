@@ -48,6 +48,9 @@ _BRACKETED_RE = re.compile(r"^\s*\[[^\[\]\s]++(?:\s++[^\[\]\s]++)++\]\s*$")
 # bar: "OID Space [███░░██...] ↑ Next OID Counter (must skip ...)"): a picture, not a statement.
 _DRAWING_RE = re.compile(r"[\u2500-\u259f]{4}")
 _ITEM_RE = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<text>\S.*)$")
+# A line that is only a template tag (GitBook's `{% hint style="danger" %}`, `{% endtabs %}`, a
+# Jekyll or Liquid `{% include note.html %}`): the block's markup, none of its text.
+_TEMPLATE_TAG_RE = re.compile(r"^\{%-?\s*[a-z][\w-]*(?:\s[^%]*)?-?%\}$")
 
 
 def clean_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -125,6 +128,7 @@ def _is_boilerplate(stripped: str) -> bool:
         or _PLACEHOLDER_RE.match(stripped)
         or _BRACKETED_RE.match(stripped)
         or _DRAWING_RE.search(stripped)
+        or (stripped.startswith("{%") and _TEMPLATE_TAG_RE.match(stripped) is not None)
     )
 
 
