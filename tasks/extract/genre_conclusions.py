@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from tasks.extract.admonitions import risk_boxes
 from tasks.extract.decision_choice import lead_in_decisions
 from tasks.extract.document_keys import trailing_ticket
 from tasks.extract.entry_details import entry_details
@@ -728,7 +729,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
     facts += _led_in_decisions(structure, facts + parts) + _conditions(structure)
     return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
-            + _stated_rules(structure, facts + parts))
+            + _stated_rules(structure, facts + parts) + _flagged_risks(structure))
 
 
 # A header block's Abstract field (a Debian DEP's `Abstract:` over its indented lines).
@@ -2062,7 +2063,12 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     constraints = _constraints(structure)
     facts += [_fact("Decision", item, "decision") for item in radar_decisions(structure, MAX_STEPS)]
     facts += constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
-    return facts + _design_decisions(structure) + _stated_rules(structure, facts)
+    return facts + _design_decisions(structure) + _stated_rules(structure, facts) + _flagged_risks(structure)
+
+
+def _flagged_risks(structure: Structure) -> list[ObservationFact]:
+    """The text of each warning box (tasks/extract/admonitions.py): a risk the page flags."""
+    return [_fact("Risk", span, "detail") for span in risk_boxes(structure)]
 
 
 # A line of a page's fields run together with separators ("Design doc · Author: Kofi Mensah ·
@@ -2186,7 +2192,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     conditions = _conditions(structure)
     facts += _stated_rules(structure, conditions) + conditions + _led_in_decisions(structure, facts)
     facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})
-    return facts + _recap(structure) + rejected_sentences(structure) + _issues(structure) + actions
+    return (facts + _recap(structure) + rejected_sentences(structure) + _issues(structure) + actions
+            + _flagged_risks(structure))
 
 
 # A span marked as highlighted (HackMD's, Obsidian's and Typora's `==text==`): notes mark what
