@@ -2063,7 +2063,29 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     constraints = _constraints(structure)
     facts += [_fact("Decision", item, "decision") for item in radar_decisions(structure, MAX_STEPS)]
     facts += constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
+    facts += _led_in_parts(structure, [f.text.split(": ", 1)[-1] for f in facts])
     return facts + _design_decisions(structure) + _stated_rules(structure, facts) + _flagged_risks(structure)
+
+
+# A line that leads into the rules a system keeps ("Rules the application follows:", "Constraints:")
+# or into the parts it is made of ("GateLine is made of:", "The pipeline consists of:").
+_RULES_LEAD_RE = re.compile(r"^(?:the\s+|our\s+)?(?:rules|constraints|invariants|guarantees)\b[^:.]{0,60}:$",
+                            re.I)
+_PARTS_LEAD_RE = re.compile(r"\b(?:is|are)\s+(?:made\s+(?:up\s+)?of|built\s+from|composed\s+of)\s*:$"
+                            r"|\bconsists?\s+of\s*:$", re.I)
+
+
+def _led_in_parts(structure: Structure, said: list[str]) -> list[ObservationFact]:
+    """Each item of a list led in as the page's rules (a Constraint) or as the parts the system
+    is made of (its Design), unless a fact read already says it whole."""
+    if ":" not in structure.text:
+        return []
+    facts: list[ObservationFact] = []
+    for label, lead_in in (("Constraint", _RULES_LEAD_RE), ("Design", _PARTS_LEAD_RE)):
+        for block in labelled_lists(structure, frozenset(), lead_in):
+            facts += [_fact(label, item, "detail") for item in list_items(block, limit=MAX_STEPS)
+                      if not any(item[0] in text for text in said)]
+    return facts
 
 
 def _flagged_risks(structure: Structure) -> list[ObservationFact]:
