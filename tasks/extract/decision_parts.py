@@ -32,6 +32,7 @@ from tasks.extract.genre_parts import (
 )
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import (
+    MAX_SPAN_LINES,
     clean_lines,
     clean_visible,
     find_sections,
@@ -40,8 +41,8 @@ from tasks.extract.genre_text import (
     section_paragraph,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Structure, section_key
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.structure import Structure, find_section, section_key
+from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.blocks import Section
 
 MAX_PER_KIND = 12
@@ -108,7 +109,9 @@ def decision_parts(structure: Structure, decision: Section | None, chosen: LineS
     """The record's further choices, consequences, constraints, rationale and rejected options
     (`decision`: its Decision section; `chosen`: the paragraph already kept as its decision)."""
     facts = [
+        *_summary(structure, decision, chosen),
         *_further_choices(structure, decision, chosen),
+        *_labelled_decisions(structure, decision, chosen),
         *_capped("Consequence", _consequences(structure)),
         *_capped("Constraint", _rules(structure, decision)),
         *_capped("Rationale", _rationale(structure, decision)),
@@ -126,13 +129,58 @@ def decision_parts(structure: Structure, decision: Section | None, chosen: LineS
     return list(kept.values())
 
 
+_SUMMARY_HEADINGS = ("summary", "tl;dr", "abstract")
+
+
+def _summary(structure: Structure, decision: Section | None,
+             chosen: LineSpan | None) -> list[ObservationFact]:
+    """The record's own summary: the first paragraph of its Summary section (the Alexandrian
+    pattern's "Prologue (Summary)"), unless it is the section the decision was read from."""
+    section = find_section(structure, *_SUMMARY_HEADINGS)
+    if section is None or section is decision:
+        return []
+    found = section_paragraph(structure, section)
+    if found is None or (chosen is not None and chosen[1] == found[1]):
+        return []
+    return [part_fact("Summary", found, "conclusion")]
+
+
+# A paragraph that opens with the label of what was decided (`Decision: we go with ...`,
+# `**Decision:** ...`), as the reply a GitHub Discussion marks as its answer writes it.
+_DECISION_LABEL_RE = re.compile(r"^\s*(?:\*\*|__)?decision(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$",
+                                re.I)
+
+
+def _labelled_decisions(structure: Structure, decision: Section | None,
+                        chosen: LineSpan | None) -> list[ObservationFact]:
+    """Each paragraph outside the Decision section led by a "Decision:" label: a decision the
+    thread or record states where its template has no section for it."""
+    own = {n for n, _ in structure.lines(decision)} if decision is not None else set()
+    lines = structure.by_number
+    found: list[ObservationFact] = []
+    for start, end in structure.paragraphs:
+        first = lines.get(start, "")
+        if "ecision" not in first or start in own or (chosen is not None and chosen[1] == start):
+            continue  # a literal test first: most paragraphs have no label
+        match = _DECISION_LABEL_RE.match(first)
+        if match is None:
+            continue
+        last = min(end, start + MAX_SPAN_LINES - 1)
+        rest = (lines.get(n, "").strip() for n in range(start + 1, last + 1))
+        text = plain_text(joined_lines([match["text"], *rest]))
+        if len(text.split()) > 2:
+            found.append(part_fact("Decision", (shorten(text), start, last), "decision"))
+    return found[:MAX_PER_KIND]
+
+
 def _is_statement(fact: ObservationFact) -> bool:
     """Not a bare address, nor a choice or consequence of a word or two (an option's name,
     "Monolith", and a goal, "exactly-once charges", are)."""
     label, text = fact.text.split(": ", 1)
     if label in {"Rejected", "Rationale"}:
         return not _is_address(text)
-    return not (_is_address(text) or len(text.split()) <= 2 or _CONTINUATION_RE.match(text))
+    return not (_is_address(text) or len(text.split()) <= 2 or _CONTINUATION_RE.match(text)
+                or not any(ch.isalnum() for ch in text))  # a section break's ornament ("❖ ❖ ❖", "* * *")
 
 
 def _is_address(text: str) -> bool:

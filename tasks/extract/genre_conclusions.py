@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from tasks.extract.admonitions import risk_boxes
 from tasks.extract.decision_choice import lead_in_decisions
 from tasks.extract.document_keys import trailing_ticket
 from tasks.extract.entry_details import entry_details
@@ -155,12 +156,18 @@ _PROPOSAL_PARTS: _SectionKeys = (
                 "proposed implementation", "specification", "reference-level explanation",
                 "solution", "approach", "decision",
                 # Fedora's Change proposal (its Summary, then the change told in full)
-                "detailed description")),
+                "detailed description",
+                # a Spolsky functional spec's (Overview, Scenarios, Nongoals, Details) and a
+                # Loomio proposal's body: what the proposal does, told in full
+                "details")),
     # the budget a pitch is shaped to (Shape Up's Appetite: "Six weeks, one designer")
     ("Constraint", ("appetite", "budget", "time budget")),
 )
 _NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope", "not in scope",
-                        "non-requirements", "anti-goals", "explicit non-goals", "no-gos", "no gos"})
+                        "non-requirements", "anti-goals", "explicit non-goals", "no-gos", "no gos",
+                        # an Amazon narrative's plain-words heading
+                        "what we are not doing", "what we're not doing", "what we will not do",
+                        "what we won't do"})
 _NON_GOALS_LINE_RE = re.compile(
     r"^\s*(?:\*\*|__)?(?:non-?goals|out\s+of\s+scope)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$", re.I
 )
@@ -748,7 +755,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
     facts += _led_in_decisions(structure, facts + parts) + _conditions(structure)
     return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
-            + _stated_rules(structure, facts + parts))
+            + _stated_rules(structure, facts + parts) + _flagged_risks(structure))
 
 
 # A header block's Abstract field (a Debian DEP's `Abstract:` over its indented lines).
@@ -2157,12 +2164,39 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     if found is None:
         first = next((s for s in structure.sections[1:] if s.level >= 2), None)
         found = section_paragraph(structure, first) if first else None
-    if found:
+    if found and not _title_block(structure, found):
         facts.append(_fact("Overview", found, "conclusion"))
     constraints = _constraints(structure)
     facts += [_fact("Decision", item, "decision") for item in radar_decisions(structure, MAX_STEPS)]
     facts += constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
-    return facts + _design_decisions(structure) + _stated_rules(structure, facts)
+    facts += _led_in_parts(structure, [f.text.split(": ", 1)[-1] for f in facts])
+    return facts + _design_decisions(structure) + _stated_rules(structure, facts) + _flagged_risks(structure)
+
+
+# A line that leads into the rules a system keeps ("Rules the application follows:", "Constraints:")
+# or into the parts it is made of ("GateLine is made of:", "The pipeline consists of:").
+_RULES_LEAD_RE = re.compile(r"^(?:the\s+|our\s+)?(?:rules|constraints|invariants|guarantees)\b[^:.]{0,60}:$",
+                            re.I)
+_PARTS_LEAD_RE = re.compile(r"\b(?:is|are)\s+(?:made\s+(?:up\s+)?of|built\s+from|composed\s+of)\s*:$"
+                            r"|\bconsists?\s+of\s*:$", re.I)
+
+
+def _led_in_parts(structure: Structure, said: list[str]) -> list[ObservationFact]:
+    """Each item of a list led in as the page's rules (a Constraint) or as the parts the system
+    is made of (its Design), unless a fact read already says it whole."""
+    if ":" not in structure.text:
+        return []
+    facts: list[ObservationFact] = []
+    for label, lead_in in (("Constraint", _RULES_LEAD_RE), ("Design", _PARTS_LEAD_RE)):
+        for block in labelled_lists(structure, frozenset(), lead_in):
+            facts += [_fact(label, item, "detail") for item in list_items(block, limit=MAX_STEPS)
+                      if not any(item[0] in text for text in said)]
+    return facts
+
+
+def _flagged_risks(structure: Structure) -> list[ObservationFact]:
+    """The text of each warning box (tasks/extract/admonitions.py): a risk the page flags."""
+    return [_fact("Risk", span, "detail") for span in risk_boxes(structure)]
 
 
 # A line of a page's fields run together with separators ("Design doc · Author: Kofi Mensah ·
@@ -2186,6 +2220,14 @@ def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineS
 
 
 _LEAD_WORDS = 8
+
+
+def _title_block(structure: Structure, span: LineSpan) -> bool:
+    """A cover's lines, no statement: short lines none of which ends a sentence ("Brindle Card
+    Payments Platform" / "Software Architecture Document" / "Version 2.1", a RUP document's)."""
+    lines = [structure.by_number.get(n, "").strip() for n in range(span[1], span[2] + 1)]
+    return len(lines) >= 2 and all(len(line.split()) <= 6 and not line.endswith((".", "!", "?", ":", ";"))
+                                   for line in lines)
 
 
 # An admonition's label before what it flags: AsciiDoc's (`WARNING: Do not ...`, also written so in
@@ -2266,6 +2308,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
             actions.append(_fact("Action item", (item, number, number), "action"))
     decided_lines = {fact.line_start for fact in facts if fact.text.startswith("Decision: ")}
     facts += _items_after_decisions(structure, decided_lines, listed)
+    # (a highlighted decision is a point of its own among the discussion's: not an entry's header)
+    facts += _highlighted_decisions(structure, decided)
     facts += entry_details(structure, decided_lines, _states_rule)  # "  - Why: ..." under an entry
     # a decision that is a rule ("no dispatch rule may use data from YieldBase") is a constraint
     # the team keeps, as a proposal's goal that forbids is
@@ -2276,7 +2320,44 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     conditions = _conditions(structure)
     facts += _stated_rules(structure, conditions) + conditions + _led_in_decisions(structure, facts)
     facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})
-    return facts + rejected_sentences(structure) + _issues(structure) + actions
+    return (facts + _recap(structure) + rejected_sentences(structure) + _issues(structure) + actions
+            + _flagged_risks(structure))
+
+
+# A span marked as highlighted (HackMD's, Obsidian's and Typora's `==text==`): notes mark what
+# matters so, a decision above all ("- Shadow mode: ==Decided: start on 16/11.==").
+_HIGHLIGHT_RE = re.compile(r"==(?=\S)(?P<text>[^=]{3,400}?)(?<=\S)==")
+
+
+def _highlighted_decisions(structure: Structure, decided: set[int]) -> list[ObservationFact]:
+    """Each highlighted span of a line that states a decision by its label ("==Decided: ...=="),
+    where no decision of that line was read."""
+    found: list[ObservationFact] = []
+    for number, line in structure.visible:
+        if "==" not in line or number in decided:  # a literal test first: most lines have none
+            continue
+        for span in _HIGHLIGHT_RE.finditer(line):
+            match = _DECISION_LINE_RE.match(span["text"])
+            if match and not _open(match["text"]):
+                said = shorten(plain_text(match["text"]))
+                found.append(_fact("Decision", (said, number, number), "decision"))
+    return found
+
+
+# A meeting's own summary, the likelier heading first: Zoom AI Companion's "Quick recap" (over its
+# "Summary" of topic sub-sections), Google Meet's Gemini notes' "Summary".
+_RECAP_ORDER = ("quick recap", "recap", "meeting summary", "summary", "tl;dr", "tldr")
+
+
+def _recap(structure: Structure) -> list[ObservationFact]:
+    """The first paragraph of the meeting's summary section: what it went through, in a line
+    (its names are of people as often as of systems: a detail)."""
+    for key in _RECAP_ORDER:
+        for section in find_sections(structure, frozenset({key}))[:1]:
+            found = section_paragraph(structure, section)
+            if found is not None:
+                return [_fact("Summary", found, "detail")]
+    return []
 
 
 # A sentence of minutes that says what the meeting agreed ("Agreed it should not: ...", "It was

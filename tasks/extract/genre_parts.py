@@ -52,6 +52,9 @@ _RISK_SECTIONS = frozenset({"risks", "risks and mitigations", "risks & mitigatio
 # Each part's label, the headings it is read from, and how many items it keeps.
 _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Goal", frozenset({"goals", "objectives", "design goals"})),
+    # the principles the design keeps, each a rule (an Amazon narrative's or PR/FAQ's "Tenets")
+    ("Constraint", frozenset({"tenets", "our tenets", "design tenets", "design principles",
+                              "guiding principles"})),
     ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification",
                              # Fedora's Change proposal ("Benefit to Fedora": what the change gives)
                              "benefit", "benefits"})),
@@ -73,13 +76,19 @@ _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
                                   "what the service does",
                                   # arc42's building block view: its blocks and their responsibilities
-                                  "building block view", "whitebox overall system"})),
+                                  "building block view", "whitebox overall system",
+                                  # the RUP SAD's: its elements and what each is responsible for
+                                  "logical view"})),
     # arc42's "Solution Strategy": the fundamental decisions the architecture is built on
     ("Design", frozenset({"solution strategy"})),
     # an Azure Architecture Center reference architecture's "Workflow" (or "Dataflow": the steps
     # data takes through the system) and its "Components" (each service and what it is used for)
     ("Design", frozenset({"workflow", "dataflow", "data flow"})),
     ("Design", frozenset({"components"})),
+    # the RUP Software Architecture Document's process and deployment views: how a request runs
+    # through the elements, and where they run
+    ("Design", frozenset({"process view"})),
+    ("Design", frozenset({"deployment view"})),
     ("SLO", frozenset({"slos", "slo", "service level objectives", "service-level objectives",
                        "slos and slis", "slis and slos", "service levels", "slis/slos", "slos/slis"})),
     ("Gap", frozenset({"known gaps", "gaps", "known limitations", "known issues", "limitations",
@@ -122,10 +131,13 @@ _REJECTED_RE = re.compile(
     # "- Request a higher quota only. Rejected: AWS granted a 50% raise"), as "Decision:" is
     r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s)|(?<=\())(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
     # what a meeting turned down ("The board did not agree to raise the cap to 100,000 seeds")
-    r"|\b(?:did\s+not|didn't|did\s+n't)\s+agree\s+to\b", re.I)
+    r"|\b(?:did\s+not|didn't|did\s+n't)\s+agree\s+to\b"
+    # the option a choice was made over ("We chose MQ over the nightly SFTP drop because ...")
+    r"|\b(?:we|they|the\s+team)\s+(?:chose|preferred)\s+[^.;:]{1,80}?\s+over\s+(?!time\b)\w", re.I)
 # A word one of a pattern's matches must hold, in lower case (no letter of them has a case-blind
 # twin outside ASCII, as "ı" has for "i" and "ſ" for "s").
-_STEMS = {_REJECTED_RE: ("rejected", " agree to")}
+_STEMS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _REJECTED_RE: ("rejected", " agree to", "cho", "preferred ")}
 _DATE_COLUMNS = frozenset({"date", "when", "decided", "decision date", "date decided", "day"})
 _DECISION_COLUMNS = frozenset({"decision", "decisions", "what was decided", "decision (one line)"})
 _OWNER_COLUMNS = frozenset({"owner", "owners", "decider", "deciders", "decided by", "decision owner",

@@ -55,6 +55,9 @@ _PAGE_WIDGET_RE = re.compile(
     r"|\d+ out of \d+ found this helpful\b|have more questions\?|did this answer your question\b"
     r"|:{3,}$)", re.I)
 _ITEM_RE = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<text>\S.*)$")
+# A line that is only a template tag (GitBook's `{% hint style="danger" %}`, `{% endtabs %}`, a
+# Jekyll or Liquid `{% include note.html %}`): the block's markup, none of its text.
+_TEMPLATE_TAG_RE = re.compile(r"^\{%-?\s*[a-z][\w-]*(?:\s[^%]*)?-?%\}$")
 
 
 def clean_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -133,6 +136,7 @@ def _is_boilerplate(stripped: str) -> bool:
         or _BRACKETED_RE.match(stripped)
         or _DRAWING_RE.search(stripped)
         or _PAGE_WIDGET_RE.match(stripped)
+        or (stripped.startswith("{%") and _TEMPLATE_TAG_RE.match(stripped) is not None)
     )
 
 

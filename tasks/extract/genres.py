@@ -130,7 +130,10 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "appetite", "rabbit holes", "no-gos", "no gos",
          # Fedora's Change proposal (Summary, Detailed Description, Scope, Upgrade/compatibility
          # impact, How To Test, Contingency Plan)
-         "detailed description", "upgrade/compatibility impact", "how to test", "contingency plan"}
+         "detailed description", "upgrade/compatibility impact", "how to test", "contingency plan",
+         # Joel Spolsky's functional specification (Overview, Scenarios, Nongoals, Details, Open
+         # Issues, Side Notes)
+         "nongoals", "non goals", "scenarios", "side notes"}
     ),
     POSTMORTEM: frozenset(
         {"timeline", "root cause", "root causes", "root cause analysis", "impact",
@@ -191,7 +194,7 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset({"motivation", "non-goals", "goals and non-goals", "design details",
                          "drawbacks", "unresolved questions", "prior art",
                          "rationale and alternatives", "guide-level explanation", "appetite",
-                         "rabbit holes", "no-gos", "no gos", "contingency plan"}),
+                         "rabbit holes", "no-gos", "no gos", "contingency plan", "nongoals", "non goals"}),
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger", "leadup", "blameless root cause",
@@ -209,8 +212,13 @@ _ARC42_SIGNS = frozenset({"building blocks", "building block view", "runtime vie
                           "cross-cutting concepts", "architecture constraints", "quality goals",
                           "risks and technical debt",
                           # the building block view's levels ("5.1 Whitebox Overall System", "5.2 Level 2")
-                          "whitebox overall system", "level 1", "level 2", "level 3"})
-_ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view"})
+                          "whitebox overall system", "level 1", "level 2", "level 3",
+                          # the RUP Software Architecture Document's sections and views
+                          "architectural representation", "architectural goals and constraints",
+                          "use-case view", "use case view", "logical view", "process view",
+                          "implementation view", "data view", "size and performance"})
+_ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view", "architectural goals and constraints",
+                              "logical view", "process view"})
 # Headings of styles whose words are words of names too ("internal DNS", "error budget service"),
 # so kept out of TEMPLATE_WORDS, each worth one (a key one two): Amazon's PR/FAQ (a press release
 # written before the work, then its FAQs) and an SLO document (Google's template: service overview,
@@ -231,7 +239,9 @@ _STYLE_SIGNS: dict[str, frozenset[str]] = {
 _STYLE_KEY_SIGNS = frozenset({"press release", "error budget policy"})
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$"
-                          r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b", re.I)),
+                          r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b"
+                          # a functional or technical specification ("SlotBook 3 Functional Specification")
+                          r"|\b(?:functional|technical|product)\s+spec(?:ification)?\b", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime|8D\s+report)\b"
                             # an incident tracker's key ("INC-0419: Depot scanners synced late")
                             r"|^INC[-\s#]?\d{1,7}\b"

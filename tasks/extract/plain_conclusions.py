@@ -41,6 +41,7 @@ from tasks.extract.genre_conclusions import (
 from tasks.extract.genre_parts import OUT_OF_SCOPE_RE
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import (
+    CHECKBOX_ITEM_RE,
     MAX_SPAN_LINES,
     clean_lines,
     clean_visible,
@@ -386,13 +387,17 @@ _ADOPTS_RE = re.compile(
 
 
 def _adopted_proposals(structure: Structure, held: AbstractSet[int]) -> list[ObservationFact]:
-    """The items of a proposal's list that a later sentence of the page adopts, as decisions."""
-    if "ropos" not in structure.text or not _ADOPTS_RE.search(structure.text):
+    """The items of a proposal's list ("What I am proposing:"): decisions where a later sentence
+    of the page adopts it, else the design it proposes (a Loomio proposal's Details)."""
+    if "ropos" not in structure.text:
         return []
     lines = clean_visible(structure)
-    adopted_at = next((n for n, line in lines if _ADOPTS_RE.search(plain_text(line))), 0)
+    adopts = _ADOPTS_RE.search(structure.text) is not None
+    adopted_at = next((n for n, line in lines if _ADOPTS_RE.search(plain_text(line))), 0) if adopts else 0
+    label = "Decision" if adopts else "Design"
     for index, (number, line) in enumerate(lines):
-        if number >= adopted_at or not _PROPOSING_LEAD_RE.search(plain_text(line)):
+        if ((adopts and number >= adopted_at) or "ropos" not in line
+                or not _PROPOSING_LEAD_RE.search(plain_text(line))):
             continue
         block: list[tuple[int, str]] = []
         for after, text in lines[index + 1:]:
@@ -400,7 +405,7 @@ def _adopted_proposals(structure: Structure, held: AbstractSet[int]) -> list[Obs
                 break
             block.append((after, text))
         items = [(shorten(plain_text(text)), start, end) for text, start, end in list_items(block)]
-        return [part_fact("Decision", item, _KIND) for item in items
+        return [part_fact(label, item, _KIND) for item in items
                 if _useful(item[0]) and not held & set(range(item[1], item[2] + 1))]
     return []
 
@@ -453,8 +458,26 @@ def _sections(
         if not whole and (index == 0 or section.level == 1 or (role is not None and role not in _CLAIMING)
                           or any(n in held for n, _ in lines)):
             continue
-        yield role, [(n, "" if _unread(line) else line) for n, line in clean_lines(lines)
+        if role == "action":  # a task list of next steps ("- [ ] [Ana Ruiz] Update the doc: ..."), its
+            unread = {n for n, line in lines if _unread(line)}  # boxes are no template's to fill in
+            yield role, [(n, "" if n in unread else _unquoted(line)) for n, line
+                         in clean_lines([(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines])
+                         if n not in structure.heading_lines]
+            continue
+        yield role, [(n, "" if _unread(line) else _unquoted(line)) for n, line in clean_lines(lines)
                      if n not in structure.heading_lines]
+
+
+def _unquoted(line: str) -> str:
+    """A line of a block quote as its text ("> **Agreed.** We move ..." -> "**Agreed.** We move
+    ..."; a bare ">" is the blank line between its paragraphs): an outcome or a decision quoted
+    from its author is read as the statements it holds, no marker inside them."""
+    text = line.lstrip(" ")
+    if not text.startswith(">") or len(line) - len(text) > 3:
+        return line
+    while text.startswith(">"):
+        text = text[1:].removeprefix(" ")
+    return text
 
 
 

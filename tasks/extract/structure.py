@@ -154,11 +154,22 @@ def section_key(title: str) -> str:
 
 def find_section(structure: Structure, *starts: str) -> Section | None:
     """The first section whose heading is one of `starts` (exactly: "Decision Drivers" is not
-    the decision)."""
+    the decision), or names one in parentheses after its own name, as a template that renames
+    the usual parts writes it (the Alexandrian ADR's "Solution (Decision)")."""
     for section in structure.sections[1:]:
-        if section_key(structure.title(section)) in starts:
+        key = section_key(structure.title(section))
+        if key in starts or (key.endswith(")") and _renamed_part(key) in starts):
             return section
     return None
+
+
+# "solution (decision)" -> "decision": a part's own name, then the usual one in parentheses
+_RENAMED_PART_RE = re.compile(r"^[a-z][a-z' -]{1,40}\((?P<usual>[a-z][a-z' -]{1,40})\)$")
+
+
+def _renamed_part(key: str) -> str:
+    match = _RENAMED_PART_RE.match(key)
+    return match["usual"].strip() if match else ""
 
 
 def with_subsections(structure: Structure, section: Section) -> list[tuple[int, str]]:
