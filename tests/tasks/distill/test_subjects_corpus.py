@@ -1026,9 +1026,19 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # Twenty-fifth session (conc64a, conc64b, meta64, subj64, tuned on every non-clean set's misses):
     # heldout31 conclusions 117/163; heldout32 conclusions 101/165, links 20/31 (a log entry cited by
     # its key); heldout33 153/207 found, dates 11/11, conclusions 112/190, links 20/27.
-    if name in {"heldout31", "heldout32", "heldout33"}:
+    # heldout34 (a container terminal) and heldout35 (a fintech's cards and ledger), written on
+    # 2026-12-04 by writer sessions that never saw the extractor, in house styles no earlier set
+    # used (Alexandrian ADR, Loomio, MyST, Spolsky spec, 8D, GitLab incident, Docusaurus, Zendesk,
+    # LeanIX, AsyncAPI, HackMD, Zoom; GitHub Discussion, Amazon six-pager, Datadog, Google Cloud
+    # report, RUP SAD, GitBook, Gemini notes). Clean at dbd81ee1 (the lead judged their random
+    # 40s): heldout34 117/232, 30/40, status 4/7, dates 10/12, conclusions 62/224, links 15/30;
+    # heldout35 150/219, 35/40, 2/6, 10/12, 78/221, 23/31. Clean again after the twenty-fifth
+    # session's first round (55f62986): heldout34 unchanged; heldout35 conclusions 85/221. Then
+    # development sets of the second round (conc65a, conc65b, meta65, subj65): below.
+    if name in {"heldout31", "heldout32", "heldout33", "heldout34", "heldout35"}:
         floors = {"heldout31": (124, 37, 6, 11, 117, 21), "heldout32": (141, 34, 4, 9, 101, 20),
-                  "heldout33": (153, 37, 6, 11, 112, 20)}[name]
+                  "heldout33": (153, 37, 6, 11, 112, 20), "heldout34": (136, 35, 7, 12, 118, 22),
+                  "heldout35": (161, 36, 6, 12, 126, 26)}[name]
         assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
         figures = (typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0], meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
