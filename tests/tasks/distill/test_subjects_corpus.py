@@ -1035,6 +1035,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # heldout35 150/219, 35/40, 2/6, 10/12, 78/221, 23/31. Clean again after the twenty-fifth
     # session's first round (55f62986): heldout34 unchanged; heldout35 conclusions 85/221. Then
     # development sets of the second round (conc65a, conc65b, meta65, subj65): below.
+    # heldout36 (a marketplace's search and ranking team) and heldout37 (an airline's flight
+    # operations systems), written the same day by writers who never saw the extractor, are not in
+    # the list yet: clean, for the next measurement (no helper may open them).
     if name in {"heldout31", "heldout32", "heldout33", "heldout34", "heldout35"}:
         floors = {"heldout31": (124, 37, 6, 11, 117, 21), "heldout32": (141, 34, 4, 9, 101, 20),
                   "heldout33": (153, 37, 6, 11, 112, 20), "heldout34": (136, 35, 7, 12, 118, 22),
