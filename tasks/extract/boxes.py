@@ -14,7 +14,7 @@ do. What kind each box was (note, warning, ...) is kept in the `Box` list beside
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # The kinds the families name (Docusaurus, MkDocs Material, Sphinx, GitHub, GitBook, AsciiDoc).
 KINDS = frozenset({
@@ -75,7 +75,7 @@ def unbox(body: list[str]) -> tuple[list[str], list[Box]]:
                 fence = ""
             index += 1
             continue
-        box, after = _box_at(lines, index)
+        box, after = _box_at(lines, index, boxes)
         if box is not None:
             boxes.append(box)
             index = after
@@ -87,13 +87,20 @@ def unbox(body: list[str]) -> tuple[list[str], list[Box]]:
     return lines, sorted(boxes, key=lambda box: box.first)
 
 
-def _box_at(lines: list[str], index: int) -> tuple[Box | None, int]:
-    """The box that opens on line `index` (`lines` rewritten in place), and the line after it."""
+def _box_at(lines: list[str], index: int, boxes: list[Box]) -> tuple[Box | None, int]:
+    """The box that opens on line `index` (`lines` rewritten in place, the boxes inside it added
+    to `boxes`), and the line after it."""
     line = lines[index]
     for read in (_fenced, _indented, _quoted, _hint, _asciidoc):
         found = read(lines, index, line)
         if found is not None:
-            return found
+            box, after = found
+            if read is _fenced or read is _indented:  # a box inside a box ("::::note" over ":::tip")
+                inner, nested = unbox(lines[box.first : box.end])
+                lines[box.first : box.end] = inner
+                boxes.extend(replace(one, first=one.first + box.first, end=one.end + box.first)
+                             for one in nested)
+            return box, after
     return None, index
 
 
@@ -124,8 +131,6 @@ def _fenced(lines: list[str], index: int, line: str) -> tuple[Box, int] | None:
     while first < end and _RST_OPTION_RE.match(lines[first]):  # ":class: dropdown"
         lines[first] = ""
         first += 1
-    inner, _ = unbox(lines[first:end])  # a box inside a box
-    lines[first:end] = inner
     if end < len(lines):
         lines[end] = ""
     return Box(kind, title.strip().strip("\"'"), first, end), min(end + 1, len(lines))
@@ -138,10 +143,11 @@ def _fence_end(lines: list[str], start: int, mark: str) -> int:
     char = mark[0]
     for number in range(start, len(lines)):
         said = lines[number].strip()
-        if said and not said.strip(char) and len(said) >= len(mark):
-            if depth == 0:
+        if said and not said.strip(char) and said.startswith(char * 3):
+            if depth > 0:
+                depth -= 1  # a nested fence's close
+            elif len(said) >= len(mark):
                 return number
-            depth -= 1
         elif said.startswith(char * 3) and said.strip(char).strip():
             depth += 1  # a fence opened inside ("```python", ":::tip")
     return len(lines)
@@ -179,8 +185,6 @@ def _indented(lines: list[str], index: int, line: str) -> tuple[Box, int] | None
         lines[start] = ""
         start += 1
     first = first if first == index else start
-    inner, _ = unbox(lines[start:end])
-    lines[start:end] = inner
     return Box(opened["kind"].lower(), title.strip(), first, end), end
 
 

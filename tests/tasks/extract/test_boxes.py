@@ -93,3 +93,54 @@ def test_warning_boxes_of_more_families_are_risks(box: str) -> None:
         "Dropping the topic deletes every consumer offset."]
     result = extract_facts(page, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "architecture/topics.md"))
     assert not any(mark in fact.text for fact in result.observations for mark in ("```", "!!!", ".. "))
+
+
+RUNBOOK = """# Queue backlog runbook
+
+## Symptoms
+
+The alert QueueBacklogHigh fires when the orders queue holds over 10,000 messages.
+
+## Mitigation
+
+Scale the order workers to ten replicas.
+
+:::danger Rollback
+If the workers crash on start, scale them back to three replicas.
+:::
+
+!!! note "Escalation"
+    Page the platform on-call through the payments rota after 30 minutes.
+
+```{important}
+The worker pool must never exceed twenty replicas: the database allows 200 connections.
+```
+"""
+
+
+def test_a_runbooks_boxes_reach_its_readers_as_labelled_prose() -> None:
+    """A box's title reads as a bold label ("Escalation"), a MyST box's rule as a constraint,
+    and no observation holds the markup (before: '!!! note "Escalation" Page ...', the rule unread)."""
+    result = extract_facts(RUNBOOK, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/queue.md"))
+    texts = [fact.text for fact in result.observations]
+    assert "Escalation: Page the platform on-call through the payments rota after 30 minutes." in texts
+    assert ("Constraint: The worker pool must never exceed twenty replicas: the database allows 200 "
+            "connections.") in texts
+    assert "Mitigation: Rollback: If the workers crash on start, scale them back to three replicas." in texts
+    assert not any(mark in text for text in texts for mark in (":::", "!!!", "```", "{important}"))
+
+
+@pytest.mark.parametrize("notice", ['!!! info "Status"\n    Accepted by the architecture board.',
+                                    ".. admonition:: Status\n\n   Accepted by the architecture board."])
+def test_a_status_notice_of_any_family_is_the_pages_status(notice: str) -> None:
+    text = (f"# Ledger compaction\n\n{notice}\n\n## Motivation\n\nThe ledger grows.\n\n"
+            "## Proposal\n\nThe broker compacts the ledger nightly.\n\n## Alternatives\n\nDeleting old entries.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "design/compaction.md"))
+    assert [fact.text for fact in result.observations if fact.kind == "status"] == ["Status: accepted"]
+
+
+def test_a_box_inside_a_box_is_kept_with_its_own_kind() -> None:
+    text = ["::::note Outer", "Outer text.", ":::warning", "Inner risk text here.", ":::", "::::"]
+    lines, boxes = unbox(text)
+    assert lines == ["**Outer:**", "Outer text.", "", "Inner risk text here.", "", ""]
+    assert boxes == [Box("note", "Outer", 1, 5), Box("warning", "", 3, 4)]
