@@ -110,6 +110,8 @@ def _label(lines: list[str], index: int, title: str) -> str:
     title = title.strip().strip("\"'").strip()
     if index and lines[index - 1].strip():
         return ""
+    if ": " in title:  # a title of fields ("Owner: Data team · Last updated: 14 May 2026"): as written
+        return title
     return f"**{title.rstrip(':.')}:**" if title else ""
 
 

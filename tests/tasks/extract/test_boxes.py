@@ -144,3 +144,11 @@ def test_a_box_inside_a_box_is_kept_with_its_own_kind() -> None:
     lines, boxes = unbox(text)
     assert lines == ["**Outer:**", "Outer text.", "", "Inner risk text here.", "", ""]
     assert boxes == [Box("note", "Outer", 1, 5), Box("warning", "", 3, 4)]
+
+
+def test_a_title_of_fields_is_written_as_it_stands() -> None:
+    """An MkDocs box titled with the page's fields: the fields as written, no label marks that
+    would cling to the last value ("14 May 2026:**")."""
+    text = ['!!! info "Owner: Data team · Last updated: 14 May 2026"', "", "The pipeline ingests scans."]
+    assert unbox(text)[0][0] == "Owner: Data team · Last updated: 14 May 2026"
+
