@@ -1,51 +1,43 @@
-"""Warning boxes in the markup families teams write them in (pure): a Docusaurus, HackMD or
-VuePress container (`:::warning` ... `:::`), a GitBook hint (`{% hint style="danger" %}` ...
-`{% endhint %}`) and a GitHub alert (`> [!WARNING]` over its quoted lines). The text of a
-warning, danger or caution box is what the page flags as a risk; a note's or a tip's is not."""
+"""Warning boxes as risks (pure): of the admonitions every markup family writes
+(tasks.extract.boxes: a `:::warning` container, a MyST or rST directive, an MkDocs box, a GitHub
+alert, a GitBook hint, an AsciiDoc block), the text of a warning, danger or caution box is what
+the page flags as a risk; a note's or a tip's is not."""
 
 from __future__ import annotations
-
-import re
 
 from tasks.extract.genre_text import MAX_SPAN_LINES
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure
 from tasks.extract.text import joined_lines, plain_text, shorten
 
-_RISK_KINDS = frozenset({"warning", "danger", "caution"})
-_OPEN_RE = re.compile(r"^\s{0,3}(?::::+\s*(?P<colon>[A-Za-z]+)\b.*"
-                      r"|\{%\s*hint\s+style=\"(?P<hint>[A-Za-z]+)\"\s*%\}"
-                      r"|>\s*\[!(?P<alert>[A-Za-z]+)\]\s*)$")
-_COLON_CLOSE_RE = re.compile(r"^\s{0,3}:::+\s*$")
-_HINT_CLOSE_RE = re.compile(r"^\s*\{%\s*endhint\s*%\}\s*$")
+RISK_KINDS = frozenset({"warning", "danger", "caution"})
 
 
 def risk_boxes(structure: Structure) -> list[LineSpan]:
     """The text of each warning, danger or caution box, with its lines."""
-    text = structure.text
-    if ":::" not in text and "{% hint" not in text and "[!" not in text:
-        return []  # a literal test first: most pages have no box
-    lines = structure.visible
     found: list[LineSpan] = []
-    for index, (_, line) in enumerate(lines):
-        if ":::" not in line and "{%" not in line and "[!" not in line:
+    lines = structure.by_number if structure.boxes else {}
+    base = structure.first_line
+    for box in structure.boxes:
+        if box.kind not in RISK_KINDS:
             continue
-        opened = _OPEN_RE.match(line)
-        if opened is None:
-            continue
-        kind = (opened["colon"] or opened["hint"] or opened["alert"] or "").lower()
-        body: list[tuple[int, str]] = []
-        for later, said in lines[index + 1 : index + 1 + MAX_SPAN_LINES]:
-            if opened["alert"]:
-                if not said.lstrip().startswith(">"):
-                    break
-                said = said.lstrip()[1:]
-            elif _COLON_CLOSE_RE.match(said) or _HINT_CLOSE_RE.match(said):
-                break
-            body.append((later, said.strip()))
-        words = [(n, said) for n, said in body if said]
-        if kind in _RISK_KINDS and words:
+        words = [(base + offset, lines[base + offset].strip())
+                 for offset in range(box.first, min(box.end, box.first + MAX_SPAN_LINES))
+                 if lines.get(base + offset, "").strip()]
+        if words:
             told = plain_text(joined_lines(said for _, said in words))
             if len(told.split()) >= 4:
                 found.append((shorten(told), words[0][0], words[-1][0]))
     return found
+
+
+def boxed_lines(structure: Structure) -> frozenset[int]:
+    """The numbers of the lines inside any box (its title's line too): an aside to the page's
+    text, as a quoted notice is, never the page's lead or summary."""
+    return structure.remembered(_boxed_lines)
+
+
+def _boxed_lines(structure: Structure) -> frozenset[int]:
+    base = structure.first_line
+    return frozenset(base + offset for box in structure.boxes
+                     for offset in range(box.first - 1, box.end))

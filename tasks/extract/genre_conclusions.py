@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from tasks.extract.admonitions import risk_boxes
+from tasks.extract.admonitions import boxed_lines, risk_boxes
 from tasks.extract.decision_choice import lead_in_decisions
 from tasks.extract.document_keys import trailing_ticket
 from tasks.extract.entry_details import entry_details
@@ -1300,7 +1300,7 @@ def _why_headings(structure: Structure) -> tuple[str, ...]:
 def _quoted(structure: Structure, number: int) -> bool:
     """Is the line a block quote's (an epigraph or the template's note on how the review is
     written: "> This review follows our learning-review format"), not the writer's summary?"""
-    return structure.by_number.get(number, "").lstrip().startswith(">")
+    return structure.by_number.get(number, "").lstrip().startswith(">") or number in boxed_lines(structure)
 
 
 _LESSON_SECTIONS = frozenset(
@@ -2212,7 +2212,7 @@ def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineS
     while found is not None:
         opening = dict(lines).get(found[1], "").lstrip()
         if (len(found[0].split()) >= _LEAD_WORDS and not opening.startswith((">", "|"))
-                and not _FIELD_RUN_RE.search(opening)):
+                and not _FIELD_RUN_RE.search(opening) and found[1] not in boxed_lines(structure)):
             return found
         lines = [(n, line) for n, line in lines if n > found[2]]
         found = window_paragraph(lines, structure.code_content)

@@ -40,7 +40,7 @@ from tasks.extract.status_text import (
     without_status_macros,
 )
 from tasks.extract.status_updates import MIN_UPDATES, first_posted, update_status
-from tasks.extract.structure import Structure, find_section
+from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.tech_radar import RINGS
 from tasks.extract.text import plain_text, shorten
 from tasks.extract.yearless_dates import anchor_date, month_year, title_year, yearless_date
@@ -484,23 +484,23 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.!])[*_]{0,2}\s+")
 # A notice (admonition) titled as a Status section: Docusaurus's and HackMD's ":::info Status",
-# MyST's colon fence ":::{note} Status", up to its closing fence.
-_STATUS_ADMONITION_RE = re.compile(r"^\s*:{3,}\s*(?:\{\w+\}|\w+)\s+(?:current\s+)?(?:status|state)\s*$", re.I)
-_ADMONITION_END_RE = re.compile(r"^\s*:{3,}\s*$")
+# MyST's ":::{note} Current status", MkDocs's '!!! note "Status"' (tasks.extract.boxes).
+_STATUS_TITLES = frozenset({"status", "current status", "state", "current state"})
 _ADMONITION_LINES = 40
 
 
 def _status_admonition(structure: Structure) -> list[tuple[int, str]]:
     """The lines of the first notice titled "Status" among the page's first lines."""
-    inside: list[tuple[int, str]] | None = None
-    for number, line in structure.visible[:_ADMONITION_LINES]:
-        if inside is not None:
-            if _ADMONITION_END_RE.match(line):
-                return inside
-            inside.append((number, line))
-        elif ":::" in line and _STATUS_ADMONITION_RE.match(line):
-            inside = []
-    return inside or []
+    base = structure.first_line
+    top = structure.visible[min(_ADMONITION_LINES, len(structure.visible)) - 1][0] if structure.visible else 0
+    for box in structure.boxes:
+        if base + box.first > top:
+            break
+        if section_key(box.title) in _STATUS_TITLES:
+            lines = structure.by_number
+            return [(base + offset, lines[base + offset]) for offset in range(box.first, box.end)
+                    if base + offset in lines]
+    return []
 
 
 # A status field written as a heading ("## Status: Closed", "### Status — Accepted").

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TypeVar
 
+from tasks.extract.boxes import Box, unbox
 from tasks.extract.line_search import LineText
 from tasks.extract.text import plain_text
 from tasks.markdown.blocks import (
@@ -40,6 +41,7 @@ class Structure:
     first_line: int  # the number of the body's first line
     _titles: dict[int, str]  # a section's plain title, by its body line
     _lines: dict[int, list[tuple[int, str]]]  # a section's visible lines, by its body line
+    boxes: list[Box] = field(default_factory=list)  # the admonitions (tasks.extract.boxes), by body offset
     # The views below, each built on first use and shared by every reader of the document
     # (a score of readers each walked `visible` or rebuilt the same dict and joined text).
     _shared: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
@@ -90,7 +92,9 @@ class Structure:
 
 def scan(body: list[str], first_line: int) -> Structure:
     """Non-code lines with their numbers, the heading sections, code lines and paragraphs.
-    An indented code block is read as text here (it was never treated as code)."""
+    An indented code block is read as text here (it was never treated as code). An admonition's
+    markup is taken out first (tasks.extract.boxes): its body is read as prose, its title as a label."""
+    body, boxes = unbox(body)
     text = "\n".join(body)
     blocks = read_blocks(text, body)
     wiki = wiki_headings(blocks) if "=" in text else ()  # a wiki page's "== Summary ==": a section
@@ -125,7 +129,7 @@ def scan(body: list[str], first_line: int) -> Structure:
                      for offset in range(head.line, head.body_line)}
     titles = {s.body_line: plain_text(s.heading) for s in cut}
     return Structure(visible, cut, code, content, paragraphs, heading_lines, first_line, titles,
-                     lines)
+                     lines, boxes)
 
 
 def _visible_span(visible: list[tuple[int, str]], starts: list[int] | None, first: int, stop: int
