@@ -1,5 +1,5 @@
 """Warning boxes as risks (pure): of the admonitions every markup family writes
-(tasks.extract.boxes: a `:::warning` container, a MyST or rST directive, an MkDocs box, a GitHub
+(tasks.markdown.boxes: a `:::warning` container, a MyST or rST directive, an MkDocs box, a GitHub
 alert, a GitBook hint, an AsciiDoc block), the text of a warning, danger or caution box is what
 the page flags as a risk; a note's or a tip's is not."""
 

@@ -402,7 +402,7 @@ _FILE_NAME_RE = re.compile(r"(?=[^\s]*[-_/])[\w./-]+|[\w -]+\.md", re.I)
 # item that reads as a title cites the document of that title, when the memory has exactly one
 # (record_graph.RecordIndex); a sentence, a link or a comment is no title.
 _RELATED_LABEL_RE = re.compile(
-    r"^\s*(?:#{1,6}\s+)?(?:\*\*|__)?(?:related\s+(?:articles|pages|documents|docs|reading)|see\s+also"
+    r"^\s*(?:\*\*|__)?(?:related\s+(?:articles|pages|documents|docs|reading)|see\s+also"
     r"|further\s+reading)(?:\*\*|__)?\s*:?\s*$", re.I)
 _TITLE_ITEM_RE = re.compile(r"^\s*[-*+]\s+(?P<title>[^\s\[\]()<>`][^\[\]()<>`]{2,118}[^\s.;!?\[\]()<>`])\s*$")
 _TITLE_WORDS = 12
@@ -413,7 +413,11 @@ def related_title_links(structure: Structure) -> list[RecordLink]:
     visible = structure.visible
     links: list[RecordLink] = []
     for index in sorted(structure.holding("elated", "ee also", "EE ALSO", "urther reading")):
-        if not _RELATED_LABEL_RE.match(visible[index][1]):
+        number, label = visible[index]
+        if number in structure.heading_lines:  # a heading's words, as the block model reads them
+            label = next((structure.title(section) for section in structure.sections[1:]
+                          if structure.number(section) == number), label)
+        if not _RELATED_LABEL_RE.match(label):
             continue
         for number, line in visible[index + 1:]:
             if not line.strip():

@@ -484,7 +484,7 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.!])[*_]{0,2}\s+")
 # A notice (admonition) titled as a Status section: Docusaurus's and HackMD's ":::info Status",
-# MyST's ":::{note} Current status", MkDocs's '!!! note "Status"' (tasks.extract.boxes).
+# MyST's ":::{note} Current status", MkDocs's '!!! note "Status"' (tasks.markdown.boxes).
 _STATUS_TITLES = frozenset({"status", "current status", "state", "current state"})
 _ADMONITION_LINES = 40
 

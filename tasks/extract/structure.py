@@ -10,7 +10,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TypeVar
 
-from tasks.extract.boxes import Box, unbox
 from tasks.extract.line_search import LineText
 from tasks.extract.text import plain_text
 from tasks.markdown.blocks import (
@@ -22,6 +21,7 @@ from tasks.markdown.blocks import (
     wiki_headings,
     without_lines,
 )
+from tasks.markdown.boxes import Box, unbox
 from tasks.markdown.fences import colon_diagrams
 
 _T = TypeVar("_T")
@@ -41,7 +41,7 @@ class Structure:
     first_line: int  # the number of the body's first line
     _titles: dict[int, str]  # a section's plain title, by its body line
     _lines: dict[int, list[tuple[int, str]]]  # a section's visible lines, by its body line
-    boxes: list[Box] = field(default_factory=list)  # the admonitions (tasks.extract.boxes), by body offset
+    boxes: list[Box] = field(default_factory=list)  # the admonitions (tasks.markdown.boxes), by body offset
     # The views below, each built on first use and shared by every reader of the document
     # (a score of readers each walked `visible` or rebuilt the same dict and joined text).
     _shared: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
@@ -93,7 +93,7 @@ class Structure:
 def scan(body: list[str], first_line: int) -> Structure:
     """Non-code lines with their numbers, the heading sections, code lines and paragraphs.
     An indented code block is read as text here (it was never treated as code). An admonition's
-    markup is taken out first (tasks.extract.boxes): its body is read as prose, its title as a label."""
+    markup is taken out first (tasks.markdown.boxes): its body is read as prose, its title as a label."""
     body, boxes = unbox(body)
     text = "\n".join(body)
     blocks = read_blocks(text, body)

@@ -404,3 +404,11 @@ def test_a_related_articles_list_of_titles_cites_each_by_its_title() -> None:
     assert found == [("Disk full: what to check", 7, "*title", "relates_to"),
                      ("How to raise a support ticket", 11, "*title", "relates_to")]
     assert related_title_links(_structure("# T\n\nWe related the articles.\n\n- Disk full\n")) == []
+
+
+def test_a_see_also_heading_over_titles_cites_each_by_its_title() -> None:
+    from tasks.extract.genre_links import related_title_links
+
+    text = "# Reprocessing a file\n\n1. Run the job.\n\n## See also\n\n- Disk full: what to check\n"
+    found = [(link.text, link.line) for link in related_title_links(_structure(text))]
+    assert found == [("Disk full: what to check", 7)]

@@ -7,8 +7,8 @@ import pytest
 
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.admonitions import risk_boxes
-from tasks.extract.boxes import Box, unbox
 from tasks.extract.structure import scan
+from tasks.markdown.boxes import Box, unbox
 
 FAMILIES = [
     # Docusaurus / VuePress / HackMD container, with a title
