@@ -1377,9 +1377,7 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     was noticed and how long it lasted (from its summary), and what was lost for good."""
     summary = _lines_of(facts, "Summary")
     read = {n for f in facts for n in range(f.line_start, f.line_end + 1)} - summary
-    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
-    not_story |= {n for section in find_sections(structure, _NOT_STORY)
-                  for n, _ in with_subsections(structure, section)}
+    not_story = structure.remembered(_not_story_lines)
     skipped = read | not_story
     story = story_sentences(structure)
     told = [("Cause", found) for found in named_cause_sentences(story, skipped)]
@@ -1441,15 +1439,22 @@ def _noticed(structure: Structure, facts: list[ObservationFact]) -> list[Observa
             if not any(span[0] in text for text in said)]
 
 
+def _not_story_lines(structure: Structure) -> frozenset[int]:
+    """The lines of a review's action items and of its timeline and lessons: no part of its story
+    (built once a document, shared by the story's readers)."""
+    lines = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    lines |= {n for section in find_sections(structure, _NOT_STORY)
+              for n, _ in with_subsections(structure, section)}
+    return frozenset(lines)
+
+
 def _costs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
     """The sentences of a review's story that count what the incident cost ("612 students were
     paid twice", "The cost is estimated at EUR 38,000 in lost revenue"), at most MAX_COSTS, an
     Impact each (a detail), unless an Impact holds the sentence already; not in the timeline,
     the actions or the lessons, nor a sentence read as its cause."""
     said = [fact.text for fact in facts if fact.text.startswith(("Impact: ", "Cause: "))]
-    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
-    not_story |= {n for section in find_sections(structure, _NOT_STORY)
-                  for n, _ in with_subsections(structure, section)}
+    not_story = structure.remembered(_not_story_lines)
     found: list[ObservationFact] = []
     for text, first, last, start in story_sentences(structure):
         if start in not_story or not tells_cost(text) or any(text in other for other in said):
@@ -1466,9 +1471,7 @@ def _responses(structure: Structure, facts: list[ObservationFact]) -> list[Obser
     Resolution or a Mitigation each (a detail), unless a Resolution or a Mitigation holds it
     already; not in the actions or the lessons, nor a sentence that explains why."""
     said = [fact.text for fact in facts if fact.text.startswith(("Resolution: ", "Mitigation: "))]
-    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
-    not_story |= {n for section in find_sections(structure, _NOT_STORY)
-                  for n, _ in with_subsections(structure, section)}
+    not_story = structure.remembered(_not_story_lines)
     found: list[ObservationFact] = []
     for text, first, last, start in story_sentences(structure):
         if start in not_story or tells_cause(text) or any(text in other for other in said):
