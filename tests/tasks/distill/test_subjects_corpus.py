@@ -240,7 +240,7 @@ def _unmarked(text: str) -> str:
 def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dict[str, list[int]]:
     """[found, stated] of statuses, dates, conclusions and links."""
     figures = {"status": [0, 0], "date": [0, 0], "conclusions": [0, 0], "conclusions strict": [0, 0],
-               "links": [0, 0]}
+               "conclusions any label": [0, 0], "links": [0, 0]}
     for path, stated in meta.items():
         key = memory.document[path]
         entity = memory.entities.get(key or "", {"observations": [], "observationProvenance": []})
@@ -272,6 +272,9 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
             checks.append(("conclusions", found, f"{label}: {words}"))
             figures["conclusions strict"][0] += strict
             figures["conclusions strict"][1] += 1
+            # the words kept under whatever label (the issue asks for coverage; the label is ours to check)
+            figures["conclusions any label"][0] += any(words in o for o in short)
+            figures["conclusions any label"][1] += 1
         for relation, target in stated.get("links", []):
             other = memory.document.get(target)
             checks.append(("links", any(_states_link(r, relation, key, other) for r in memory.relations),
@@ -345,7 +348,7 @@ def _pct(part: int, whole: int) -> str:
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
              "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
-             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35"])
+             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
