@@ -417,10 +417,12 @@ def test_the_deep_check_made_ahead_is_the_file_s_identity_when_it_passed(
     """deep_check_ahead: the identity of an index that passed, None for a missing (never
     created) or damaged one; check_index skips its own deep check only for that very file."""
     from tasks.search.index import deep_check_ahead
+    from tasks.search.index_checked import forget_checked
     from tasks.store.filememo import file_identity
 
     assert deep_check_ahead(layout) is None and not index_file(layout).exists()
     build_index(layout)
+    forget_checked(layout)  # the build's own record aside: `passed` alone decides here
     passed = deep_check_ahead(layout)
     assert passed is not None and passed == file_identity(index_file(layout))
     deep: list[bool] = []
