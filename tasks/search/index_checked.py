@@ -17,6 +17,9 @@ A deep check of the file the record names is taken as passed (checked_identity).
 (no record, an unreadable one, a file replaced, copied, edited or touched: its ctime or inode
 moves; a crash between a commit and the record: the old identity) makes the deep check.
 Bookkeeping only: never the source of truth, and a missing record only costs the deep check.
+The identity after a commit is taken once the connection is closed: update_index runs under
+membank's writer lock, so no other membank writer can come in between (a hand's SQLite
+session in that moment would be taken for membank's own write).
 """
 
 from __future__ import annotations
