@@ -28,6 +28,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
+from tasks.checks.walk import resume_collector
+
 T = TypeVar("T")
 R = TypeVar("R")
 PARALLEL_MIN = 2000  # items below which a pool costs more than it saves
@@ -153,14 +155,15 @@ def collector_paused() -> Iterator[None]:
     checks make millions of dicts, lists and tuples and keep most of them, so each generation-2
     collection they start walks every object the scan holds, more often the more it holds
     (about 15 % of a full reconcile's cpu at 30,000 pages, growing faster than the pages).
-    They make next to no cycles; what they do make is freed by the next collection after."""
+    They make next to no cycles; what they do make is freed by the next full collection after
+    (walk.resume_collector: what the block kept goes to the oldest generation, unvisited)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if collecting:
-            gc.enable()
+            resume_collector()
 
 
 def trim_heap() -> bool:

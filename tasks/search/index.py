@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
+from tasks.search.index_checked import checked_identity, record_checked, recorded_identity
 from tasks.search.pages import PageRecord, PageStat, is_indexable, page_stat, read_page_record, walk_pages
 from tasks.search.sections import PASSAGE_CHARS, PageSection
 from tasks.search.semantic import embed, passage_text
@@ -682,6 +683,7 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
         with suppress(FileNotFoundError):
             temp.unlink()
         raise
+    record_checked(layout, file_identity(target))  # membank's own committed file, as a verdict
     return update
 
 
@@ -774,8 +776,13 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
     if state == "corrupt":
         return build_index(layout, generation=generation)
     update = IndexUpdate("updated")
-    with closing(_connect(writable_index_file(layout))) as conn:
+    path = writable_index_file(layout)
+    with closing(_connect(path)) as conn:
         conn.execute("BEGIN IMMEDIATE")
+        # no other writer until the commit: from a file whose deep check passed, the record
+        # follows this transaction to the file it leaves (tasks/search/index_checked.py)
+        recorded = recorded_identity(layout)
+        follows = recorded is not None and recorded == file_identity(path)
         try:
             _reindex_pages(conn, layout, sorted(set(pages)), update, pool)
             signature = graph_signature(layout)
@@ -792,6 +799,7 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
                 with suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
             raise
+    record_checked(layout, file_identity(path) if follows else None)
     if not (update.pages_indexed or update.pages_removed or update.entities_indexed):
         update.action = "unchanged"
     return update
@@ -849,13 +857,15 @@ def check_index(layout: MemoryLayout, *, deep: bool = True, semantic: bool = Fal
                 ) -> tuple[IndexState, list[str]]:
     """The index's state and, when stale, the pages it disagrees on. `deep` runs SQLite's
     quick_check too (reads every page of the database: for reconcile, not for each query),
-    unless `passed` (deep_check_ahead's answer) is the index file's identity now. `pages`:
-    stale_pages's, from the caller's walk."""
+    unless `passed` (deep_check_ahead's answer) is the index file's identity now, or the file
+    is the one index_checked's record names (its deep check passed, or membank's own updates
+    led to it from such a file). `pages`: stale_pages's, from the caller's walk."""
     state = index_state(layout, semantic=semantic)
     if state != "ok":
         return state, []
     path = index_file(layout)
-    if deep and not (passed is not None and passed == file_identity(path)):
+    if (deep and not (passed is not None and passed == file_identity(path))
+            and checked_identity(layout, path) is None):
         try:
             with closing(_connect(path)) as conn:
                 if not _deep_ok(conn):
@@ -896,7 +906,10 @@ def ensure_index(layout: MemoryLayout, *, deep: bool = True, semantic: bool = Fa
     """Reconcile's repair: rebuild a missing or corrupt index, re-index what went stale; the
     index then reflects every page, and records the memory's generation."""
     generation = memory_generation(layout)
+    checked = file_identity(index_file(layout)) if deep else None
     state, stale = check_index(layout, deep=deep, semantic=semantic, passed=passed)
+    if checked is not None and state in {"ok", "stale"}:  # its deep check passed
+        record_checked(layout, checked if file_identity(index_file(layout)) == checked else None)
     if state in {"missing", "corrupt"}:
         return state, build_index(layout, semantic=semantic, generation=generation)
     if state == "stale":

@@ -215,10 +215,17 @@ def _index_check_ahead(operation: Operation, files: int) -> Aside[list[int] | No
     """The search index's deep check (SQLite's quick_check: ~0.8 s at 100,000 pages), started
     in a child beside the first check pass on a large memory: the run checks the index after
     its own writes, and nothing it does before writes the index file (index.check_index then
-    skips the deep check when the file is still the one that passed)."""
-    from tasks.search.index import deep_check_ahead
+    skips the deep check when the file is still the one that passed). None made when the file
+    is the one whose deep check passed by the index's own record (an ingest's update since:
+    tasks/search/index_checked.py): its identity is the answer."""
+    from tasks.search.index import deep_check_ahead, index_file
+    from tasks.search.index_checked import checked_identity
 
-    return run_aside(partial(deep_check_ahead, operation.layout), files)
+    layout = operation.layout
+    checked = checked_identity(layout, index_file(layout))
+    if checked is not None:
+        return Aside(value=checked)
+    return run_aside(partial(deep_check_ahead, layout), files)
 
 
 def index_passed(done: _Passes | None) -> list[int] | None:

@@ -183,6 +183,58 @@ def test_a_corrupt_graph_after_an_ingest_is_found(
     assert found(by_delta) == found(full_check(root))
 
 
+@pytest.fixture
+def deep_checks(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """One entry per deep check (SQLite's quick_check) of the search index."""
+    from tasks.search import index as search_index
+
+    made: list[bool] = []
+    real = search_index._deep_ok
+
+    def counted(conn: object) -> bool:
+        made.append(True)
+        return real(conn)
+
+    monkeypatch.setattr(search_index, "_deep_ok", counted)
+    return made
+
+
+def test_the_search_index_the_ingest_updated_is_not_deep_checked_again(
+        settled: tuple[Path, Path], deep_checks: list[bool],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index file the ingests' updates left from one whose deep check passed (its record,
+    tasks/search/index_checked.py): the check finds what it finds with the deep check made."""
+    from tasks.search.index_checked import CHECKED_FILE
+
+    root, notes = settled
+    index = root / ".membank/search.sqlite3"
+    before = index.stat()
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    ingest(root, notes, "pulsar", 0, monkeypatch)
+    assert index.stat().st_mtime_ns != before.st_mtime_ns  # the ingests updated it
+    by_delta = reconcile(root, check=True)
+    assert deep_checks == []
+    (root / CHECKED_FILE).unlink()
+    assert found(by_delta) == found(full_check(root))
+    assert deep_checks == [True]
+
+
+def test_a_search_index_damaged_by_hand_after_an_ingest_is_found(
+        settled: tuple[Path, Path], deep_checks: list[bool],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    root, notes = settled
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    index = root / ".membank/search.sqlite3"
+    size = index.stat().st_size
+    with index.open("r+b") as damaged:  # the header and the size kept, pages broken
+        damaged.seek(size // 2)
+        damaged.write(b"\xff" * 4096)
+    by_delta = reconcile(root, check=True)
+    assert deep_checks  # (made ahead, then again when that one failed)
+    assert "search_index_corrupt" in {f.code for f in by_delta.findings}
+    assert found(by_delta) == found(full_check(root))
+
+
 def test_erased_facts_follow_the_delta(settled: tuple[Path, Path], reads: list[bool],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """An observation erased by hand and reconciled (the cache and baseline record it erased),

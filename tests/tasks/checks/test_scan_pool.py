@@ -116,6 +116,33 @@ def test_collector_paused_leaves_the_collector_as_it_found_it() -> None:
         gc.enable()
 
 
+class _Node:
+    def __init__(self) -> None:
+        self.me = self  # a cycle: only the cyclic collector frees it
+
+
+def test_what_a_pause_kept_goes_to_the_oldest_generation_unvisited() -> None:
+    """walk.resume_collector: the objects made and kept in a paused block are in the oldest
+    generation after it (no young collection goes over them), the young count starts again,
+    and a cycle the block made is still freed by a full collection."""
+    import gc
+    import weakref
+
+    with scan_pool.collector_paused():
+        kept = [[i] for i in range(20_000)]  # (lists are always tracked)
+        cycle = _Node()
+    gone = weakref.ref(cycle)
+    del cycle
+    assert gc.isenabled() and gc.get_count()[0] < 100
+    young = {id(o) for o in gc.get_objects(generation=0)}
+    oldest = {id(o) for o in gc.get_objects(generation=2)}
+    assert id(kept) in oldest and id(kept[123]) in oldest and id(kept) not in young
+    gc.collect(0)
+    assert gone() is not None  # a young collection does not see it
+    gc.collect()
+    assert gone() is None
+
+
 def _pid_and(value: int) -> tuple[int, int]:
     return os.getpid(), value * 2
 

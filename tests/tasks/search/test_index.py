@@ -417,10 +417,12 @@ def test_the_deep_check_made_ahead_is_the_file_s_identity_when_it_passed(
     """deep_check_ahead: the identity of an index that passed, None for a missing (never
     created) or damaged one; check_index skips its own deep check only for that very file."""
     from tasks.search.index import deep_check_ahead
+    from tasks.search.index_checked import forget_checked
     from tasks.store.filememo import file_identity
 
     assert deep_check_ahead(layout) is None and not index_file(layout).exists()
     build_index(layout)
+    forget_checked(layout)  # the build's own record aside: `passed` alone decides here
     passed = deep_check_ahead(layout)
     assert passed is not None and passed == file_identity(index_file(layout))
     deep: list[bool] = []
@@ -494,3 +496,34 @@ def test_an_update_that_finds_the_graph_unchanged_imports_none_of_its_schema(
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])})
     assert found.stdout.strip() == "[]", found.stdout + found.stderr
     assert paths(layout, "wombats") == [concept.relative_to(layout.root).as_posix()]
+
+
+def test_stale_pages_from_a_walk_equal_its_own_walk_s(layout: MemoryLayout) -> None:
+    """stale_pages given reconcile's walk (FileStat tuples, whose first field is the size) finds
+    what its own walk (os.stat_result) finds: a new, a changed and a removed page, a skipped
+    page as recorded (not stale) and one whose record is malformed (stale)."""
+    import orjson
+
+    from tasks.checks.walk import SKIP_PATHS, walk_root
+    from tasks.search.index import SKIPPED_KEY, stale_pages
+    from tasks.search.pages import pages_of_walk
+
+    build_index(layout)
+    new_page = f"wiki/concepts/{PREFIX}__ocelot-notes.md"
+    write(layout.root, new_page, {"type": "concept", "title": "Ocelot", "description": "d"},
+          "# Ocelot\n\nAn ocelot.\n")
+    (layout.root / SYNTHESIS).write_text((layout.root / SYNTHESIS).read_text() + "\nMore.\n")
+    (layout.root / CONCEPT).unlink()
+    latin = "wiki/concepts/2026-01-10T08-00-00Z__latin.md"
+    odd = "wiki/concepts/2026-01-10T08-00-00Z__odd.md"
+    for rel in (latin, odd):
+        (layout.root / rel).write_bytes(b"---\ntitle: caf\xe9\n---\n\nBody\n")
+    seen = (layout.root / latin).stat()
+    with sqlite3.connect(index_file(layout)) as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = ?", (orjson.dumps(
+            {latin: [seen.st_mtime_ns, seen.st_size], odd: "not a signature"}).decode(),
+            SKIPPED_KEY))
+    own = stale_pages(layout)
+    assert own == sorted([new_page, SYNTHESIS, CONCEPT, odd])
+    walked = walk_root(layout.root)
+    assert stale_pages(layout, pages=pages_of_walk(layout.root, walked.stats, SKIP_PATHS)) == own
