@@ -1666,11 +1666,15 @@ def named_in_a_sentence(line: str, names: Iterable[str]) -> bool:
 
 def _aside(line: str, name: str) -> bool:
     """Is `name` written in `line` only as an aside: inside parentheses, on a line with a link
-    (a reference, a tracker's field) or in a quoted error?"""
+    (a reference, a tracker's field) or in a quoted error? A bracket that opens with the name
+    says what the noun before it is made of ("by SMS (Twilio)", "a Postgres cluster (Patroni)",
+    "`forecast` (LightGBM model, hourly)"): no aside; one that names it further in is ("(see
+    the Redis docs)", "(the node runs Ubuntu)")."""
     if _ASIDE_RE.search(line):
         return True
     at = line.find(name)
-    return at >= 0 and line.rfind("(", 0, at) > line.rfind(")", 0, at)
+    opened = line.rfind("(", 0, at) if at >= 0 else -1
+    return opened > line.rfind(")", 0, at) and line[opened + 1:at].strip(" *_`") != ""
 
 
 # Tools where one talks, files work or runs things, and the links one connects over ("when they

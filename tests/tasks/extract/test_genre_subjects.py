@@ -942,3 +942,26 @@ def test_a_watch_tool_named_once_comes_after_the_technologies_of_its_kind() -> N
     names = [c.name for c in _capped(known)]
     assert {"Python", "Spring Boot"} <= set(names)  # each of its kind's places goes to a technology
     assert not {"Datadog", "Grafana"} & set(names)  # first, then to the watching tools
+
+
+NOTICES_RUNBOOK = """# Runbook: Overdue notices not sent
+
+## Meaning
+
+The notice worker has sent no overdue notice for an hour.
+
+## Background
+
+Overdue notices go out by email (Amazon SES) or by SMS (Twilio), whichever the patron chose.
+The notice worker keeps its queue in a table (see the Redis notes for the old design).
+
+## Mitigation
+
+Restart the notice worker.
+"""
+
+
+def test_a_technology_a_bracket_opens_with_is_what_the_noun_before_it_is_made_of() -> None:
+    subjects = _subjects(NOTICES_RUNBOOK)
+    assert {"Amazon SES", "Twilio"} <= subjects.keys()  # "(Twilio)": what the SMS is sent with
+    assert "Redis" not in subjects  # further into a bracket: an aside
