@@ -8,7 +8,8 @@ Warehouse Systems"; where people attend, only a name with a team's head word), a
 team in brackets when the document names it again ("Marek Nowak (Pricing)" and "outside
 Pricing"; not a department that only attends: "Chloe Martin (Customer Care)"), a team with its
 person in brackets ("Quadrant data quality: Registry (Grace Adeyemi)"), and the team a list of
-recommendations is addressed to ("To the Student Systems team:", as NTSB reports write them)
+recommendations is addressed to ("To the Student Systems team:", as NTSB reports write them),
+and a team a sentence says owns, keeps or wrote the thing ("It is owned by the Booking team")
 
 A value is a team when it is written like one: capitalized words ending in a team's head word
 ("Customer Billing team", "SRE Guild"), or capitalized English words and acronyms with no
@@ -74,6 +75,8 @@ def owner_teams(structure: Structure, people: DocumentPeople) -> Seen:
     found.extend((number, item, "owner") for number, cell in structure.remembered(task_owner_cells)
                  for item in _items(cell, people))
     found.extend(_addressed_teams(lines))
+    found.extend((number, match["team"], "owner") for index in sorted(structure.holding(" by "))
+                 for number, line in [lines[index]] for match in _BY_TEAM_RE.finditer(line))
     found.extend((number, match["team"], "owner") for number, line in lines if "(" in line
                  for match in _TEAM_OF_PERSON_RE.finditer(line) if _person_like(match["person"], people))
     seen: Seen = {}
@@ -97,6 +100,13 @@ def _addressed_teams(lines: list[tuple[int, str]]) -> list[tuple[int, str, str]]
             if (match := _ADDRESSED_RE.match(line)) is not None and _ITEM_RE.match(after)]
 
 
+# A team a sentence says owns, keeps or wrote the thing ("It is owned by the Booking team", "Kept
+# by the Booking team for the Tideway booking platform", "Prepared by the Payments squad"): the
+# prose form of an owner field; only a name with a team's head word.
+_BY_TEAM_RE = re.compile(
+    r"\b(?:[Oo]wned|[Kk]ept|[Mm]aintained|[Pp]repared|[Ww]ritten|[Aa]uthored|[Rr]un|[Oo]perated|[Mm]anaged"
+    r"|[Ss]upported)[ \t]+by[ \t]+(?:the[ \t]+)?"
+    r"(?P<team>[A-Z][\w&'’-]*(?:[ \t]+(?:[A-Z][\w&'’-]*|&)){0,3}[ \t]+(?:team|squad|guild|tribe))\b")
 # "To the Student Systems team:", "To Registry:" (a line of its own, before a list).
 _ADDRESSED_RE = re.compile(
     r"\s*[*_]{0,2}To\s+(?:the\s+)?(?P<team>[A-Z][^:,.;()\n]{1,50}?)[*_]{0,2}:[*_]{0,2}\s*$")
@@ -149,7 +159,15 @@ def _team_word(word: str) -> bool:
     """A word of a team's name: "&", an acronym ("SRE"), a common English word or a longer
     dictionary word ("Fares"); not the short rare words of people's names ("Wen Li", "Lea")."""
     lower = word.lower()
-    return word == "&" or word.isupper() or common_word(lower) or (len(lower) >= 5 and ordinary_word(lower))
+    return (word == "&" or word.isupper() or common_word(lower) or (len(lower) >= 5 and ordinary_word(lower))
+            or _work_word(lower))
+
+
+def _work_word(lower: str) -> bool:
+    """Is `lower` the "-ing" noun of a dictionary word, the work a team is named after ("booking",
+    "metering", "pricing": book, meter, price), which the dictionary does not list itself?"""
+    stem = lower.removesuffix("ing")
+    return stem != lower and len(stem) >= 3 and (ordinary_word(stem) or ordinary_word(stem + "e"))
 
 
 def _team_name(written: str, people: DocumentPeople, text: str) -> str | None:

@@ -261,8 +261,8 @@ Restart the replica pod.
 def test_a_common_technology_named_once_in_a_sentence_of_a_runbook_but_not_as_an_aside() -> None:
     subjects = _subjects(RUNBOOK)
     assert "Kubernetes" in subjects  # once, in a sentence of what the team runs
-    assert not {"Grafana", "Datadog", "Ubuntu", "Ansible", "Envoy"} & subjects.keys()  # where one looks,
-    # in parentheses, in a link, in a quoted error
+    assert not {"Grafana", "Datadog", "Ubuntu", "Ansible", "Envoy"} & subjects.keys()  # on a line
+    # with a link, in parentheses, in a quoted error
 
 
 BUILD_OUTAGE = """# What happened to our builds
@@ -755,7 +755,9 @@ def test_a_watch_tool_in_the_field_that_says_where_the_dashboard_or_pager_is() -
                "Open the checkout dashboard in Datadog and restart the origin.\n")
     subjects = _subjects(runbook)
     assert {"Grafana", "Opsgenie"} <= subjects.keys()
-    assert "Datadog" not in subjects  # a dashboard one opens in a step: where one looks
+    # a dashboard one opens in a step: the team's monitoring tool too (subj67: readers name the
+    # watching tools key subjects so, Datadog in 7 tuning sets' gold, judged not one in none)
+    assert "Datadog" in subjects
 
 
 @pytest.mark.parametrize(
@@ -892,3 +894,74 @@ def test_a_plus_that_ends_a_name_is_the_names_own() -> None:
     assert {"SM-DP+", "ES2+", "Disney+"} <= set(hits.phrases)
     assert "A+" not in hits.phrases and not any(name.endswith("++") for name in hits.phrases)
     assert "SM-DP+" in hits.phrases and len(hits.phrases["SM-DP+"]) == 1  # not "SM-DP+SM-DS"
+
+
+WATCHED_RUNBOOK = """# Runbook: Invoice queue age
+
+## Meaning
+
+Invoices wait in the queue longer than ten minutes. The queue runs on RabbitMQ.
+
+## Diagnosis
+
+1. Open the "Invoice workers" board in Grafana and compare the worker count with yesterday.
+2. Check whether PagerDuty paged the billing on-call as well.
+3. File a ticket in Jira for the billing team.
+4. Post a note in Slack when the queue drains.
+"""
+
+
+def test_the_tools_that_watch_and_page_are_subjects_named_once_not_the_tracker_or_chat() -> None:
+    subjects = _subjects(WATCHED_RUNBOOK)
+    assert {"Grafana", "PagerDuty", "RabbitMQ"} <= subjects.keys()  # the team's monitoring and paging
+    assert not {"Jira", "Slack"} & subjects.keys()  # where one files work and talks, named once
+
+
+def test_a_watch_tool_named_once_takes_no_place_of_a_subject_with_more_evidence() -> None:
+    from tasks.extract.genre_subjects import MAX_SUBJECTS, _capped
+
+    def choice(name: str, kind: str, score: int) -> _Choice:
+        return _Choice(score + 1, name.lower(), name, "technology", 1, name, False, kind, (), 1)
+
+    others = [choice(f"{kind}{n}", kind, 1) for kind, many in (("system", 5), ("phrase", 4), ("code", 4))
+              for n in range(many)]
+    assert len(others) == MAX_SUBJECTS - 1
+    kept = _capped([choice("Grafana", "known", 1), *others, choice("Tessera Primary", "phrase", 1)])
+    names = [c.name for c in kept]
+    assert "Tessera Primary" in names and "Grafana" not in names  # the cap is full: the tool gives way
+    kept = _capped([choice("Grafana", "known", 1), *others])
+    assert "Grafana" in [c.name for c in kept]  # room left: it is kept
+
+
+def test_a_watch_tool_named_once_comes_after_the_technologies_of_its_kind() -> None:
+    from tasks.extract.genre_subjects import _capped
+
+    known = [_Choice(2, name.lower(), name, "technology", 1, name, False, "known", (), 1)
+             for name in ("Argo CD", "Datadog", "EKS", "Grafana", "Kafka", "Kotlin", "Prometheus", "Python",
+                          "Redis", "Spring Boot", "Terraform", "Vault")]
+    names = [c.name for c in _capped(known)]
+    assert {"Python", "Spring Boot"} <= set(names)  # each of its kind's places goes to a technology
+    assert not {"Datadog", "Grafana"} & set(names)  # first, then to the watching tools
+
+
+NOTICES_RUNBOOK = """# Runbook: Overdue notices not sent
+
+## Meaning
+
+The notice worker has sent no overdue notice for an hour.
+
+## Background
+
+Overdue notices go out by email (Amazon SES) or by SMS (Twilio), whichever the patron chose.
+The notice worker keeps its queue in a table (see the Redis notes for the old design).
+
+## Mitigation
+
+Restart the notice worker.
+"""
+
+
+def test_a_technology_a_bracket_opens_with_is_what_the_noun_before_it_is_made_of() -> None:
+    subjects = _subjects(NOTICES_RUNBOOK)
+    assert {"Amazon SES", "Twilio"} <= subjects.keys()  # "(Twilio)": what the SMS is sent with
+    assert "Redis" not in subjects  # further into a bracket: an aside

@@ -73,3 +73,22 @@ def test_a_persons_team_written_as_a_slug_in_brackets() -> None:
     assert _teams(text) == {"billing-platform": [3]}
     # written once: no team
     assert _teams("Author(s): Priya Raman (billing-platform)\n") == {}
+
+
+def test_a_team_a_sentence_says_owns_keeps_or_wrote_the_thing() -> None:
+    teams = _teams(
+        "# Booking data flow\n\n"
+        "It is owned by the Booking team and runs in two regions.\n"
+        "Prepared by the Payments squad, February 2026.\n"
+        "The log is kept by the Fares & Ticketing team for the fare platform.\n"
+        "Requests are served by the Edge team's proxies.\n"
+        "The relay was written by Ana Lima and is run by the on-call team.\n")
+    # a name with a team's head word after "owned / prepared / kept by"; not whose proxies serve,
+    # a person, or a team of no name
+    assert teams == {"Booking team": [3], "Payments squad": [4], "Fares & Ticketing team": [5]}
+
+
+def test_a_team_named_after_its_work_in_an_ing_word() -> None:
+    # "Booking", "Metering": the "-ing" nouns of "book" and "meter", which the dictionary does not list
+    assert _teams("# Fares\n\nOwner: Metering team\n\nOwner: Booking\n\nThe Booking queue is full.\n") == {
+        "Metering team": [3], "Booking": [5]}
