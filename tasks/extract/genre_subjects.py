@@ -974,10 +974,22 @@ def _kind_enough(kind: str, name: str, seen: list[tuple[int, str]], where: tuple
     """Is a term written enough, where it counts, for its kind (`where`: in the title, on a
     conclusion's line, in the opening)?"""
     in_title, in_key_line, opening = where
-    if kind == "known":
+    if kind == "known" or kind == "once" and _coined_capitals(name):
         return _known_enough(seen, in_title, in_key_line, opening, evidence)
     return kind == "system" and (in_title or _owns(name, seen, evidence)) or _enough(
         kind, name, len(seen), in_title or opening, in_key_line, evidence.unsure)
+
+
+def _coined_capitals(name: str) -> bool:
+    """Is `name` one word with a capital inside it after lower-case letters ("LaunchDarkly",
+    "CloudWatch", "SchedMD", "DisputeWorkflow")? No English word is written so: a product's or a
+    type's coined name, weighed as a common technology is (named once in a sentence of a page
+    that tells what a team runs is enough); not a surname ("McCallum") nor a practice ("DevOps")."""
+    return (_COINED_RE.fullmatch(name) is not None and not name.startswith(("Mc", "Mac", "Fitz"))
+            and not name.endswith("Ops"))
+
+
+_COINED_RE = re.compile(r"[A-Z][a-z]{2,}[a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+")  # not "OfS", "PhD"
 
 
 def _names_a_document(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:

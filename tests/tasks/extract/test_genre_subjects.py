@@ -965,3 +965,33 @@ def test_a_technology_a_bracket_opens_with_is_what_the_noun_before_it_is_made_of
     subjects = _subjects(NOTICES_RUNBOOK)
     assert {"Amazon SES", "Twilio"} <= subjects.keys()  # "(Twilio)": what the SMS is sent with
     assert "Redis" not in subjects  # further into a bracket: an aside
+
+
+FLAGS_REVIEW = """# Incident review: feature flags served stale values
+
+## Summary
+
+On 4 March flags served stale values for 40 minutes.
+
+## Background
+
+The web shop reads its flags from LaunchDarkly through a relay we run ourselves. Its logs go
+to CloudWatch. Rory McCallum wrote this review with the DevOps guild.
+
+## Resolution
+
+We restarted the relay.
+"""
+
+
+def test_a_coined_name_with_a_capital_inside_is_weighed_as_a_technology() -> None:
+    subjects = _subjects(FLAGS_REVIEW)
+    assert {"LaunchDarkly", "CloudWatch"} <= subjects.keys()  # once, in a sentence of what the team runs
+    assert not {"McCallum", "Rory McCallum", "DevOps"} & subjects.keys()  # a surname, a practice
+
+
+def test_two_capitals_in_a_short_word_are_no_coined_name() -> None:
+    from tasks.extract.genre_subjects import _coined_capitals
+
+    assert _coined_capitals("SchedMD") and _coined_capitals("CloudNativePG")
+    assert not any(_coined_capitals(word) for word in ("OfS", "PhD", "McCallum", "DevOps", "Grafana", "iOS"))
