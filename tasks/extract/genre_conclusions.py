@@ -115,6 +115,7 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import CUT_MARK, MAX_OBSERVATION_CHARS, LineSpan, ObservationFact
+from tasks.extract.part_statements import INCIDENT_PARTS, RUNBOOK_PARTS, incident_part, part_statements
 from tasks.extract.problem_tables import five_w_rows, row_texts
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
@@ -1087,7 +1088,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
         facts += story_reader(structure, facts)
     if not told_cause:  # no part of its own: the story beside the summary tells it
         facts += _story_causes(structure, facts)
-    return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
+    facts += _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
+    return facts + part_statements(structure, facts, INCIDENT_PARTS, incident_part)
 
 
 def _story_causes(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1775,7 +1777,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     said = {fact.text.removeprefix("Summary: ") for fact in used_when}
     facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
     facts += _question_checks(structure, facts) + _hand_overs(structure, facts)
-    return facts + _stated_rules(structure, facts) + _sentence_parts(facts) + _after_items(structure, facts)
+    facts += _stated_rules(structure, facts) + _sentence_parts(facts) + _after_items(structure, facts)
+    return facts + part_statements(structure, facts, RUNBOOK_PARTS, step_part)
 
 
 # A runbook's part for after the incident ("3. After it's over", "Once resolved", "Follow-up"):

@@ -1,0 +1,126 @@
+"""Every statement of a part a genre reader found, each with its own lines (pure).
+
+A genre reader finds a postmortem's or a runbook's part by its heading ("Root cause", "What
+happened", "If validation fails") and keeps what it was written for: the opening paragraph, the
+sentence a cue marks, the first steps. The part goes on after that: a review's "What happened"
+tells the cause, who noticed and what was done in five paragraphs; a runbook's failure case says
+what to do, whom to page and what never to do. So each statement of a section a reader claimed
+for one of these parts, that no observation holds yet, is kept as its own observation: a
+sentence of its prose or a list item, with its lines. Its label is the one its own words give
+where they tell another part (how it was noticed: Detection; what it cost: Impact; what the
+responders did: Resolution or Mitigation; why: Cause; a runbook's check: Diagnosis; a hand-over:
+Escalation), else the section's part (the part its reader read there first; a subsection no
+reader claimed goes on with its parent's). A section of no part (a summary, a heading in the
+writer's own words) keeps only the statements whose words tell a part.
+
+Not kept: a question, a lead-in to a list (ending with ":"), a header field, a pointer to
+another page ("See also ..."), a statement of fewer than MIN_WORDS words, the timeline (read by
+its entries), and what a fact holds already (a summary's sentence is kept again only as the part
+its own words tell).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tasks.extract.genre_prose import timeline_lines
+from tasks.extract.genre_text import list_items, part_fact
+from tasks.extract.genres import is_field_line
+from tasks.extract.incident_prose import story_sentences, tells_cause
+from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.sentence_parts import response_part, tells_cost, tells_detection
+from tasks.extract.structure import Structure
+from tasks.extract.text import shorten
+
+# The parts whose sections are read statement by statement (not a rule, an action item or a
+# decision: their readers keep each of theirs already).
+INCIDENT_PARTS = frozenset({"Summary", "Cause", "Trigger", "Impact", "Detection", "Resolution", "Mitigation",
+                            "Lesson"})
+RUNBOOK_PARTS = frozenset({"Alert", "Meaning", "Impact", "Diagnosis", "Mitigation", "Resolution",
+                           "Escalation", "Procedure"})
+# A pointer to another page ("See also the architecture page", "For details see ..."): where to read
+# the part, not the part.
+_POINTER_RE = re.compile(r"^(?:see\b|for\s+(?:more\s+)?details?,?\s+see\b|refer\s+to\b)", re.I)
+# A statement of fewer words says too little to be kept on its own ("Then wait.", "It worked.").
+MIN_WORDS = 4
+# A part told at great length is a page to link to: its first statements are kept.
+MAX_PER_SECTION = 12
+
+
+def incident_part(sentence: str) -> str | None:
+    """The part of an incident a sentence tells by its own words, or None."""
+    if tells_detection(sentence):
+        return "Detection"
+    if tells_cause(sentence):
+        return "Cause"
+    if tells_cost(sentence):
+        return "Impact"
+    return response_part(sentence)
+
+
+def part_statements(structure: Structure, facts: list[ObservationFact], parts: frozenset[str],
+                    own_part: Callable[[str], str | None]) -> list[ObservationFact]:
+    """The statements of the document's sections that no fact of `facts` holds, a fact each (a
+    detail): labelled `own_part(statement)`, else the part (one of `parts`) the section was read
+    as, else not kept."""
+    held = " \n ".join(fact.text for fact in facts)
+    # a summary's sentence is kept again as the part its words tell ("Cause: ...", "Impact: ...")
+    told_apart = " \n ".join(fact.text for fact in facts if not fact.text.startswith("Summary: "))
+    skipped = timeline_lines(structure)
+    told: dict[int, list[LineSpan]] = {}
+    for text, first, last, _ in story_sentences(structure):
+        told.setdefault(first, []).append((text, first, last))
+    found: list[ObservationFact] = []
+    claimed: list[tuple[int, str | None]] = []  # the open sections' levels and parts, outermost first
+    for section in structure.sections:
+        lines = structure.lines(section)
+        numbers = {n for n, _ in lines}
+        while claimed and claimed[-1][0] >= section.level:
+            claimed.pop()
+        # a subsection no reader claimed goes on with its parent's part ("Hawkeye timeouts"
+        # under "Mitigation", "Step 1 - Check the connector" under "Procedure")
+        label = _section_part(structure, lines, facts, parts) or (claimed[-1][1] if claimed else None)
+        claimed.append((section.level, label))
+        if numbers & skipped:
+            continue
+        statements = [span for n, _ in lines for span in told.get(n, ())]
+        statements += list_items(lines, limit=MAX_PER_SECTION)
+        kept = 0
+        for text, first, last in sorted(statements, key=lambda span: span[1]):
+            if kept == MAX_PER_SECTION:
+                break
+            if not _statement(text):
+                continue
+            own = own_part(text)
+            part = own or label
+            if part is None or _shortened(text)[:80] in (told_apart if own else held):
+                continue  # a section of no part: only what its own words tell
+            found.append(part_fact(part, (_shortened(text), first, last), "detail"))
+            kept += 1
+    return found
+
+
+def _section_part(structure: Structure, lines: list[tuple[int, str]], facts: list[ObservationFact],
+                  parts: frozenset[str]) -> str | None:
+    """The part a reader read the section as: the label of the part fact (of kind "conclusion")
+    that opens the section's text (a reader that found a sentence in the middle by its cue read
+    that sentence, not the section); None for a summary (its other sentences tell what their
+    own words say, or nothing: a byline, a status update's stamp)."""
+    opening = next((n for n, line in lines if line.strip() and n not in structure.heading_lines), None)
+    for fact in facts:
+        if fact.line_start == opening and fact.kind == "conclusion":
+            label = fact.text.split(": ", 1)[0]
+            if label in parts:
+                return None if label == "Summary" else label
+    return None
+
+
+def _statement(text: str) -> bool:
+    stripped = text.strip()
+    return (len(stripped.split()) >= MIN_WORDS and not stripped.endswith(("?", ":"))
+            and not is_field_line(stripped) and not _POINTER_RE.match(stripped))
+
+
+def _shortened(text: str) -> str:
+    return shorten(" ".join(text.split()))
