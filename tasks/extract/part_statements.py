@@ -8,7 +8,8 @@ what to do, whom to page and what never to do. So each statement of a section a 
 for one of these parts, that no observation holds yet, is kept as its own observation: a
 sentence of its prose or a list item, with its lines. Its label is the one its own words give
 where they tell another part (how it was noticed: Detection; what it cost: Impact; what the
-responders did: Resolution or Mitigation; why: Cause; a runbook's check: Diagnosis; a hand-over:
+responders did: Resolution or Mitigation; why, or the state it broke into ("ran out of
+connections", "the pool was exhausted"): Cause; a runbook's check: Diagnosis; a hand-over:
 Escalation), else the section's part (the part its reader read there first; a subsection no
 reader claimed goes on with its parent's). A section of no part (a summary, a heading in the
 writer's own words) keeps only the statements whose words tell a part.
@@ -48,11 +49,21 @@ MIN_WORDS = 4
 MAX_PER_SECTION = 12
 
 
+# What broke, told as the state it reached ("lantern-api ran out of database connections", "the
+# pool was exhausted", "the export job started failing after a certificate change", "a
+# compression policy had been failing silently"): the failure a review explains, its cause.
+_BROKE_RE = re.compile(
+    r"\b(?:ran\s+out\s+of|(?:was|were|got|had\s+been)\s+exhausted|exhausted\s+(?:its|the|all)"
+    r"|started\s+(?:failing|returning\s+(?:errors?|HTTP\s+5\d\d|5\d\d)|rejecting|timing\s+out|dropping|throwing)"
+    r"|(?:had\s+been\s+|was\s+)?failing\s+silently|silently\s+(?:failed|fails|rejected|rejects|dropped|drops|discarded|discards)"
+    r"|filled\s+up|(?:disk|volume|queue|pool|partition)\s+(?:was\s+|were\s+)?full)\b", re.I)
+
+
 def incident_part(sentence: str) -> str | None:
     """The part of an incident a sentence tells by its own words, or None."""
     if tells_detection(sentence):
         return "Detection"
-    if tells_cause(sentence):
+    if tells_cause(sentence) or _BROKE_RE.search(sentence):
         return "Cause"
     if tells_cost(sentence):
         return "Impact"
