@@ -9,7 +9,8 @@ for one of these parts, that no observation holds yet, is kept as its own observ
 sentence of its prose or a list item, with its lines. Its label is the one its own words give
 where they tell another part (how it was noticed: Detection; what it cost: Impact; what the
 responders did: Resolution or Mitigation; why, or the state it broke into ("ran out of
-connections", "the pool was exhausted"): Cause; a runbook's check: Diagnosis; a hand-over:
+connections", "the pool was exhausted"): Cause; the state it came back to ("was healthy
+again", "fell to the normal baseline"): Resolution; a runbook's check: Diagnosis; a hand-over:
 Escalation), else the section's part (the part its reader read there first; a subsection no
 reader claimed goes on with its parent's). A section of no part (a summary, a heading in the
 writer's own words) keeps only the statements whose words tell a part.
@@ -58,6 +59,15 @@ _BROKE_RE = re.compile(
     r"|(?:had\s+been\s+|was\s+)?failing\s+silently|silently\s+(?:failed|fails|rejected|rejects|dropped|drops|discarded|discards)"
     r"|filled\s+up|(?:disk|volume|queue|pool|partition)\s+(?:was\s+|were\s+)?full)\b", re.I)
 
+# How it ended, told as the state it came back to ("Failures fell to the normal baseline by
+# 10:12", "the backlog cleared in about 20 minutes", "ingestion was healthy again", "Service was
+# fully restored at 20:15"): the resolution a review tells in its story.
+_RECOVERED_RE = re.compile(
+    r"\b(?:(?:back|returned|fell|dropped|came\s+back)\s+to\s+(?:the\s+)?(?:normal|usual|baseline)"
+    r"|(?:was|were|is|are)\s+(?:healthy|working|up|back)\s+again|recovered\s+(?:at|by|fully|completely|within|in)\b"
+    r"|fully\s+(?:restored|recovered|operational)|(?:service|access|traffic)\s+(?:was\s+|were\s+)?restored"
+    r"|backlog\s+(?:was\s+)?(?:cleared|drained))", re.I)
+
 
 def incident_part(sentence: str) -> str | None:
     """The part of an incident a sentence tells by its own words, or None."""
@@ -67,7 +77,7 @@ def incident_part(sentence: str) -> str | None:
         return "Cause"
     if tells_cost(sentence):
         return "Impact"
-    return response_part(sentence)
+    return response_part(sentence) or ("Resolution" if _RECOVERED_RE.search(sentence) else None)
 
 
 def part_statements(structure: Structure, facts: list[ObservationFact], parts: frozenset[str],

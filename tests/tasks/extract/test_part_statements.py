@@ -109,7 +109,8 @@ On 14 April 2026 the gate scanners rejected valid tickets for 50 minutes.
 
 Doors opened at 10:00 and about 9,000 visitors arrived in the first hour. The ticket API ran out
 of database connections at 10:12, and the scanners showed every ticket as invalid. The gate
-staff let visitors in by hand from 10:20.
+staff let visitors in by hand from 10:20. The scanners were working again by 10:50 once the
+pool had been raised, and the queue at the gates cleared by 11:05.
 
 ## Root cause
 
@@ -127,3 +128,9 @@ def test_a_story_sentence_that_tells_what_broke_is_a_cause() -> None:
             "ticket as invalid.") in texts, texts
     # the story's other sentences tell no part by their words: not kept as one
     assert not any(text.startswith("Cause: Doors opened") for text in texts), texts
+
+
+def test_a_story_sentence_that_tells_the_state_it_came_back_to_is_the_resolution() -> None:
+    texts = [text for text, _, _ in _said(STORY)]
+    assert ("Resolution: The scanners were working again by 10:50 once the pool had been raised, and the queue "
+            "at the gates cleared by 11:05.") in texts, texts
