@@ -413,9 +413,13 @@ MAX_ACTIONS = 30
 def genre_conclusions(
     genre: str, structure: Structure, status: str
 ) -> list[ObservationFact]:
-    """The genre's conclusions, in document order of each kind."""
-    reader = _READERS[genre]
-    return reader(structure, status)
+    """The genre's conclusions, in document order of each kind; a review's and a runbook's then
+    every statement of their parts that no reader kept (part_statements.py)."""
+    facts = _READERS[genre](structure, status)
+    if genre in _STATEMENT_PARTS:
+        parts, own_part = _STATEMENT_PARTS[genre]
+        facts += part_statements(structure, facts, parts, own_part)
+    return facts
 
 
 def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) -> list[ObservationFact]:
@@ -1088,8 +1092,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
         facts += story_reader(structure, facts)
     if not told_cause:  # no part of its own: the story beside the summary tells it
         facts += _story_causes(structure, facts)
-    facts += _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
-    return facts + part_statements(structure, facts, INCIDENT_PARTS, incident_part)
+    return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
 
 
 def _story_causes(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1777,8 +1780,7 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     said = {fact.text.removeprefix("Summary: ") for fact in used_when}
     facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
     facts += _question_checks(structure, facts) + _hand_overs(structure, facts)
-    facts += _stated_rules(structure, facts) + _sentence_parts(facts) + _after_items(structure, facts)
-    return facts + part_statements(structure, facts, RUNBOOK_PARTS, step_part)
+    return facts + _stated_rules(structure, facts) + _sentence_parts(facts) + _after_items(structure, facts)
 
 
 # A runbook's part for after the incident ("3. After it's over", "Once resolved", "Follow-up"):
@@ -2466,6 +2468,12 @@ def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int
 _ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
+# The parts read statement by statement after a genre's own reader, and how a statement's own
+# words name another part (an incident's detection or cost, a runbook step's check or hand-over).
+_STATEMENT_PARTS: Mapping[str, tuple[frozenset[str], Callable[[str], str | None]]] = {
+    POSTMORTEM: (INCIDENT_PARTS, incident_part),
+    RUNBOOK: (RUNBOOK_PARTS, step_part),
+}
 _READERS: Mapping[str, Callable[[Structure, str], list[ObservationFact]]] = {
     PROPOSAL: _proposal,
     POSTMORTEM: _postmortem,
