@@ -17,8 +17,8 @@ writer's own words) keeps only the statements whose words tell a part.
 
 Not kept: a question, a lead-in to a list (ending with ":"), a header field, a pointer to
 another page ("See also ..."), a statement of fewer than MIN_WORDS words, the timeline (read by
-its entries), and what a fact holds already (a summary's sentence is kept again only as the part
-its own words tell).
+its entries), and what a fact holds already (a summary's sentence too: the subjects a summary
+names are what the incident is about, not what caused it).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from tasks.extract.genre_prose import timeline_lines
 from tasks.extract.genre_text import list_items, part_fact
 from tasks.extract.genres import is_field_line
-from tasks.extract.incident_prose import story_sentences, tells_cause
+from tasks.extract.incident_prose import story_sentences
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.sentence_parts import response_part, tells_cost, tells_detection
 from tasks.extract.structure import Structure
@@ -73,7 +73,7 @@ def incident_part(sentence: str) -> str | None:
     """The part of an incident a sentence tells by its own words, or None."""
     if tells_detection(sentence):
         return "Detection"
-    if tells_cause(sentence) or _BROKE_RE.search(sentence):
+    if _BROKE_RE.search(sentence):  # (a "because" the story's own cause readers weigh)
         return "Cause"
     if tells_cost(sentence):
         return "Impact"
@@ -86,36 +86,38 @@ def part_statements(structure: Structure, facts: list[ObservationFact], parts: f
     detail): labelled `own_part(statement)`, else the part (one of `parts`) the section was read
     as, else not kept."""
     held = " \n ".join(fact.text for fact in facts)
-    # a summary's sentence is kept again as the part its words tell ("Cause: ...", "Impact: ...")
-    told_apart = " \n ".join(fact.text for fact in facts if not fact.text.startswith("Summary: "))
+    starts = {fact.line_start for fact in facts}
     skipped = timeline_lines(structure)
     told: dict[int, list[LineSpan]] = {}
     for text, first, last, _ in story_sentences(structure):
         told.setdefault(first, []).append((text, first, last))
     found: list[ObservationFact] = []
     claimed: list[tuple[int, str | None]] = []  # the open sections' levels and parts, outermost first
-    for section in structure.sections:
+    for index, section in enumerate(structure.sections):
         lines = structure.lines(section)
         numbers = {n for n, _ in lines}
         while claimed and claimed[-1][0] >= section.level:
             claimed.pop()
         # a subsection no reader claimed goes on with its parent's part ("Hawkeye timeouts"
         # under "Mitigation", "Step 1 - Check the connector" under "Procedure")
-        label = _section_part(structure, lines, facts, parts) or (claimed[-1][1] if claimed else None)
+        # (not the title's section: a page of no other heading is all in it, whatever its opening is)
+        titled = index <= 1 and section.level <= 1
+        label = None if titled else _section_part(structure, lines, facts, parts) or (
+            claimed[-1][1] if claimed else None)
         claimed.append((section.level, label))
         if numbers & skipped:
             continue
         statements = [span for n, _ in lines for span in told.get(n, ())]
-        statements += list_items(lines, limit=MAX_PER_SECTION)
+        items = list_items(lines, limit=MAX_PER_SECTION)  # an item a reader read (its first line) is held
+        statements += [item for item in items if item[1] not in starts]
         kept = 0
         for text, first, last in sorted(statements, key=lambda span: span[1]):
             if kept == MAX_PER_SECTION:
                 break
             if not _statement(text):
                 continue
-            own = own_part(text)
-            part = own or label
-            if part is None or _shortened(text)[:80] in (told_apart if own else held):
+            part = own_part(text) or label
+            if part is None or _shortened(text)[:80] in held:
                 continue  # a section of no part: only what its own words tell
             found.append(part_fact(part, (_shortened(text), first, last), "detail"))
             kept += 1
