@@ -114,12 +114,13 @@ def part_statements(structure: Structure, facts: list[ObservationFact], parts: f
         for text, first, last in sorted(statements, key=lambda span: span[1]):
             if kept == MAX_PER_SECTION:
                 break
-            if not _statement(text):
+            said = _shortened(text)
+            if not _statement(text) or said[:80] in held:
                 continue
             part = own_part(text) or label
-            if part is None or _shortened(text)[:80] in held:
+            if part is None:
                 continue  # a section of no part: only what its own words tell
-            found.append(part_fact(part, (_shortened(text), first, last), "detail"))
+            found.append(part_fact(part, (said, first, last), "detail"))
             kept += 1
     return found
 
