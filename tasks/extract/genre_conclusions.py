@@ -115,6 +115,7 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import CUT_MARK, MAX_OBSERVATION_CHARS, LineSpan, ObservationFact
+from tasks.extract.part_statements import INCIDENT_PARTS, RUNBOOK_PARTS, incident_part, part_statements
 from tasks.extract.problem_tables import five_w_rows, row_texts
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
@@ -412,9 +413,13 @@ MAX_ACTIONS = 30
 def genre_conclusions(
     genre: str, structure: Structure, status: str
 ) -> list[ObservationFact]:
-    """The genre's conclusions, in document order of each kind."""
-    reader = _READERS[genre]
-    return reader(structure, status)
+    """The genre's conclusions, in document order of each kind; a review's and a runbook's then
+    every statement of their parts that no reader kept (part_statements.py)."""
+    facts = _READERS[genre](structure, status)
+    if genre in _STATEMENT_PARTS:
+        parts, own_part = _STATEMENT_PARTS[genre]
+        facts += part_statements(structure, facts, parts, own_part)
+    return facts
 
 
 def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) -> list[ObservationFact]:
@@ -2463,6 +2468,12 @@ def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int
 _ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
+# The parts read statement by statement after a genre's own reader, and how a statement's own
+# words name another part (an incident's detection or cost, a runbook step's check or hand-over).
+_STATEMENT_PARTS: Mapping[str, tuple[frozenset[str], Callable[[str], str | None]]] = {
+    POSTMORTEM: (INCIDENT_PARTS, incident_part),
+    RUNBOOK: (RUNBOOK_PARTS, step_part),
+}
 _READERS: Mapping[str, Callable[[Structure, str], list[ObservationFact]]] = {
     PROPOSAL: _proposal,
     POSTMORTEM: _postmortem,
