@@ -115,7 +115,7 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import CUT_MARK, MAX_OBSERVATION_CHARS, LineSpan, ObservationFact
-from tasks.extract.part_statements import INCIDENT_PARTS, RUNBOOK_PARTS, incident_part, part_statements
+from tasks.extract.review_statements import INCIDENT_PARTS, RUNBOOK_PARTS, incident_part, review_statements
 from tasks.extract.problem_tables import five_w_rows, row_texts
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
@@ -414,11 +414,11 @@ def genre_conclusions(
     genre: str, structure: Structure, status: str
 ) -> list[ObservationFact]:
     """The genre's conclusions, in document order of each kind; a review's and a runbook's then
-    every statement of their parts that no reader kept (part_statements.py)."""
+    every statement of their parts that no reader kept (review_statements.py)."""
     facts = _READERS[genre](structure, status)
     if genre in _STATEMENT_PARTS:
         parts, own_part = _STATEMENT_PARTS[genre]
-        facts += part_statements(structure, facts, parts, own_part)
+        facts += review_statements(structure, facts, parts, own_part)
     return facts
 
 

@@ -1,5 +1,5 @@
 """Every statement of a postmortem's or a runbook's part, each kept with its own lines
-(tasks/extract/part_statements.py, cov67b): a part told in several paragraphs or several
+(tasks/extract/review_statements.py, cov67b): a part told in several paragraphs or several
 sentences is kept whole, sentence by sentence; a subsection goes on with its parent's part; a
 sentence whose words tell another part is kept as that part; a summary's byline is no part."""
 

@@ -80,7 +80,7 @@ def incident_part(sentence: str) -> str | None:
     return response_part(sentence) or ("Resolution" if _RECOVERED_RE.search(sentence) else None)
 
 
-def part_statements(structure: Structure, facts: list[ObservationFact], parts: frozenset[str],
+def review_statements(structure: Structure, facts: list[ObservationFact], parts: frozenset[str],
                     own_part: Callable[[str], str | None]) -> list[ObservationFact]:
     """The statements of the document's sections that no fact of `facts` holds, a fact each (a
     detail): labelled `own_part(statement)`, else the part (one of `parts`) the section was read
