@@ -401,6 +401,7 @@ def save_graph_changes(segments: GraphSegments, changed: Mapping[str, Mapping[st
     assembly = _assemble_changes(segments, old, rest, rendered)
     tail = assembly.parts[-1]
     segments.frame_changed = not isinstance(tail, bytes) or tail != segments.read(segments.tail_start)
+    segments.relation_parts = None  # (an earlier write's, on segments handed over in process)
     if _same_as_file(graph_file, assembly):
         _record(graph_file, assembly)
         return False
