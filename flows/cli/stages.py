@@ -77,6 +77,9 @@ def ingest(  # noqa: PLR0913 (a typer command: its parameters are its CLI option
     Identical bytes are a dedupe hit; a changed file is a new version that supersedes the old
     page; sources over the page limit become an index page plus shard pages. --no-distill
     stops after ingest."""
+    from flows.cli.heap import keep_freed_heap
+
+    keep_freed_heap()  # (its page faults: see the module)
     with compiled_from_cache("ingest"):  # (its ~1,300 patterns: see the module)
         from flows.ingest import ingest_flow
 

@@ -34,11 +34,11 @@ from typing import Any
 
 import orjson
 
-from schemas.graph import entity_key
+from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_chunks, atomic_write_parts
 from tasks.store.file_versions import file_signature, graph_signature
 from tasks.store.filememo import file_identity
-from tasks.store.graph_delta import note_graph_write
+from tasks.store.graph_delta import _middles, note_graph_write
 from tasks.store.graph_store import normalize_graph_data
 from tasks.store.graph_stream import GraphStream
 from tasks.store.layout import STATE_DIR
@@ -122,6 +122,8 @@ class GraphSegments:
     spans: Spans
     index: dict[str, int] = field(default_factory=dict)  # entity key -> its row in spans
     frame_changed: bool = True  # set by save_graph_changes: whether relations or extras changed
+    # set by save_graph_changes: the parts of the relation lists it changed (relation_middles)
+    relation_parts: dict[str, list[list[Any]]] | None = None
     _by_asset: dict[str, list[str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -399,6 +401,7 @@ def save_graph_changes(segments: GraphSegments, changed: Mapping[str, Mapping[st
     assembly = _assemble_changes(segments, old, rest, rendered)
     tail = assembly.parts[-1]
     segments.frame_changed = not isinstance(tail, bytes) or tail != segments.read(segments.tail_start)
+    segments.relation_parts = None  # (an earlier write's, on segments handed over in process)
     if _same_as_file(graph_file, assembly):
         _record(graph_file, assembly)
         return False
@@ -408,6 +411,7 @@ def save_graph_changes(segments: GraphSegments, changed: Mapping[str, Mapping[st
                 else segments.read(segments.spans.starts[row], segments.spans.ends[row])
                 for key in rendered}
     old_frame = segments.frame() if segments.frame_changed else None
+    segments.relation_parts = None if old_frame is None else relation_middles(old_frame, rest)
     atomic_write_parts(graph_file, assembly.parts)
     _record(graph_file, assembly)
     note_graph_write(graph_file, before, replaced, old_frame, rest)  # for reconcile's check
@@ -436,6 +440,26 @@ def _assemble_changes(segments: GraphSegments, stamp: str, rest: Mapping[str, An
 # --------------------------------------------------------------------------- what a write changed
 
 CHANGES_FILE = f"{STATE_DIR}/graph-changes.json"
+RELATION_LISTS = ("relations", SUPERSEDED_RELATIONS_KEY)  # the frame's two relation lists
+# A write's changed parts of the relation lists are recorded up to this many relations (a
+# decision note adds one or two); past it the search index compares every relation row.
+MAX_RECORDED_RELATIONS = 2_000
+
+
+def relation_middles(old_frame: Mapping[str, Any], new_frame: Mapping[str, Any]
+                     ) -> dict[str, list[list[Any]]] | None:
+    """For each relation list, [its old part, its new part] between the longest head and tail
+    the two frames' lists share (the relations are kept sorted, so one added relation is a new
+    part of one); None past MAX_RECORDED_RELATIONS or when a list is not a list."""
+    parts: dict[str, list[list[Any]]] = {}
+    for name in RELATION_LISTS:
+        old, new = old_frame.get(name) or [], new_frame.get(name) or []
+        if not isinstance(old, list) or not isinstance(new, list):
+            return None
+        parts[name] = list(_middles(old, new))
+    if sum(len(part) for pair in parts.values() for part in pair) > MAX_RECORDED_RELATIONS:
+        return None
+    return parts
 
 
 @dataclass(frozen=True)
@@ -445,6 +469,9 @@ class GraphChanges:
     segments: GraphSegments  # the graph file by entity, to read the changed ones
     keys: list[str]  # entities whose facts or registry entry may have changed
     frame_changed: bool  # relations or extra keys changed
+    # relation_middles' parts when the write recorded them (the relations outside them are as
+    # they were); None: not recorded, every relation is to be read from the frame
+    relations: dict[str, list[list[Any]]] | None = None
 
 
 def record_changes(segments: GraphSegments, registry_file: Path, previous: str,
@@ -458,10 +485,12 @@ def record_changes(segments: GraphSegments, registry_file: Path, previous: str,
     if not record.parent.is_dir() or previous == graph_signature(graph_file, registry_file):
         return  # neither file was written: the index has nothing to catch up on (and a rerun
         # that changes nothing leaves the state folder as it was)
+    relations = segments.relation_parts if segments.frame_changed else None
     atomic_write_bytes(record, orjson.dumps({
         "identity": file_identity(graph_file), "registry": file_signature(registry_file),
         "previous": previous, "changed": sorted(set(changed)),
-        "frameChanged": segments.frame_changed}), validate=False)
+        "frameChanged": segments.frame_changed,
+        **({} if relations is None else {"relations": relations})}), validate=False)
 
 
 def changes_since(graph_file: Path, registry_file: Path, signature: str | None
@@ -477,7 +506,20 @@ def changes_since(graph_file: Path, registry_file: Path, signature: str | None
             return None
         changed = [str(key) for key in data["changed"]]
         frame_changed = data["frameChanged"] is not False
+        relations = _recorded_relations(data.get("relations"))
     except (OSError, orjson.JSONDecodeError, AttributeError, KeyError, TypeError):
         return None
     segments = GraphSegments.load(graph_file)
-    return None if segments is None else GraphChanges(segments, changed, frame_changed)
+    return None if segments is None else GraphChanges(segments, changed, frame_changed, relations)
+
+
+def _recorded_relations(data: object) -> dict[str, list[list[Any]]] | None:
+    """relation_middles' parts as record_changes wrote them; None when absent or of another
+    shape."""
+    if not isinstance(data, dict) or set(data) != set(RELATION_LISTS):
+        return None
+    for pair in data.values():
+        if (not isinstance(pair, list) or len(pair) != 2
+                or not all(isinstance(part, list) for part in pair)):
+            return None
+    return data
