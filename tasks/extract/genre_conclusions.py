@@ -115,8 +115,8 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import CUT_MARK, MAX_OBSERVATION_CHARS, LineSpan, ObservationFact
-from tasks.extract.review_statements import INCIDENT_PARTS, RUNBOOK_PARTS, incident_part, review_statements
 from tasks.extract.problem_tables import five_w_rows, row_texts
+from tasks.extract.review_statements import INCIDENT_PARTS, RUNBOOK_PARTS, incident_part, review_statements
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_faq import question_answers, question_lines
