@@ -82,6 +82,8 @@ class RecordIndex:
     # A decision log's entries by their keys ("DL-05": the log's entity key -> its entries' ids):
     # a page that cites an entry cites the log holding it, and never replaces the log by it.
     entry_ids: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
+    # Each document's folder (its entity key -> log): where the team filed it (record_keys.filed_kind).
+    log_of: dict[str, str] = field(default_factory=dict)
     _series: set[str] = field(default_factory=set)  # the series of by_id, once asked
 
     @classmethod
@@ -97,6 +99,7 @@ class RecordIndex:
 
     def _add(self, log: str, stem: str, entry: RegistryEntry) -> None:
         self.by_stem.setdefault((log, stem.lower()), entry)
+        self.log_of.setdefault(entity_key(entry.canonicalName), log)
         if _ISO_DATE_RE.match(stem):
             self.by_date.setdefault((log, stem[:10]), {}).setdefault(stem.lower(), entry)
         tail = (posixpath.basename(log).lower(), stem.lower())
@@ -324,7 +327,8 @@ class _Linker:
                 link = replace(link, relation_type=RELATES_TO, incoming=False)
             relation_type = link.relation_type
             if target is not None:
-                relation_type = relation_for_key(link, item.subject, target, self.index.cited_ids(target))
+                relation_type = relation_for_key(link, item.subject, target, self.index.cited_ids(target),
+                                                 self.index.log_of.get(entity_key(target.canonicalName), ""))
             if (relation_type != RELATES_TO) is not typed:
                 continue
             if target is None:

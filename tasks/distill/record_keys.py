@@ -75,19 +75,20 @@ _DAY_OF_MONTH_RE = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?!\w)", re.I)
 
 
-def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,
-                     target_ids: set[tuple[str, int]]) -> str:
+def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,  # noqa: PLR0913
+                     target_ids: set[tuple[str, int]], target_log: str = "") -> str:
     """The relation a link states: a plain link (`relates_to`) that names an incident, a proposal
     or a decision record by its key, or links its file by a text that names no other key, cites
     it; any other link keeps its type, and so does a decision record's "see also ADR 1" to
-    another (the decision logs' own vocabulary)."""
+    another (the decision logs' own vocabulary). `target_log` is the folder the target was
+    filed in (filed_kind)."""
     if link.relation_type != RELATES_TO:
         return link.relation_type
     to_file = (link.stem is not None or link.folder == BY_TITLE) and not link.mention and (
         document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None)
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
-    kind = _record_kind(target, link.text if to_file else "")
+    kind = filed_kind(_record_kind(target, link.text if to_file else ""), target_log)
     if source.entityType == DECISION_TYPE and kind == DECISION_TYPE:
         return link.relation_type
     return _BY_TARGET_TYPE.get(kind, link.relation_type)
@@ -108,6 +109,19 @@ def _record_kind(target: RegistryEntry, text: str = "") -> str:
         if len(kinds) == 1:
             return kinds.pop()
     return target.entityType
+
+
+# The folder a team keeps its decision records in, as the public tools name it: adr-tools'
+# `doc/adr`, log4brains' `docs/adr`, MADR's `docs/decisions`, "decision-records", "decision-log".
+_DECISION_FOLDER_RE = re.compile(
+    r"(?:^|/)(?:adrs?|decisions?|(?:architecture[-_ ])?decision[-_ ]?(?:records?|logs?|register))$", re.I)
+
+
+def filed_kind(kind: str, log: str) -> str:
+    """What a cited proposal records, by where the team filed it: a proposal kept in the decision
+    records' folder (a PEP-style or Change proposal, a GitHub discussion, filed there once decided)
+    records a decision; elsewhere, and any other kind, as read."""
+    return DECISION_TYPE if kind == "proposal" and _DECISION_FOLDER_RE.search(log) else kind
 
 
 # A title that opens with the kind of record it is, in at most three words before a colon or a
