@@ -75,7 +75,7 @@ _DAY_OF_MONTH_RE = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?!\w)", re.I)
 
 
-def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,  # noqa: PLR0913
+def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,
                      target_ids: set[tuple[str, int]], target_log: str = "") -> str:
     """The relation a link states: a plain link (`relates_to`) that names an incident, a proposal
     or a decision record by its key, or links its file by a text that names no other key, cites
