@@ -35,7 +35,7 @@ from tasks.extract import DECISION_TYPE
 from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
 from tasks.extract.genres import names_a_decision_log
 from tasks.extract.model import SUBJECT_DOCUMENT_TYPE
-from tasks.extract.record_links import BY_TITLE, RELATES_TO, RecordLink, document_id, record_number
+from tasks.extract.record_links import BY_TITLE, BY_WORDS, RELATES_TO, RecordLink, document_id, record_number
 
 MEETING_TYPE = "meeting"  # the entity type of minutes (tasks/extract/genre_facts.py)
 REFERENCES_PROPOSAL = "references_proposal"
@@ -84,7 +84,7 @@ def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEn
     filed in (filed_kind)."""
     if link.relation_type != RELATES_TO:
         return link.relation_type
-    to_file = (link.stem is not None or link.folder == BY_TITLE) and not link.mention and (
+    to_file = (link.stem is not None or link.folder in (BY_TITLE, BY_WORDS)) and not link.mention and (
         document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None)
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
