@@ -35,6 +35,7 @@ from tasks.extract.status_text import (
     badge_status,
     emoji_status,
     is_pointer,
+    states_state,
     status_observation,
     title_status,
     without_status_macros,
@@ -166,7 +167,7 @@ def genre_status(
     section counts only when it states a status word. After the fields, the lifecycle of the
     Backstage catalog entry the page keeps for its own component (`title` names it)."""
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 99):
-        if _is_status_key(found.key) and plain_text(found.value):
+        if (_is_status_key(found.key) or states_state(found.key, found.value)) and plain_text(found.value):
             own = without_status_macros(found.value)
             own = _COLUMN_GAP_RE.split(own)[0]  # an RFC's header: its second column is not the status
             own = _unclosed_emphasis(own)
