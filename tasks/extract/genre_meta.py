@@ -18,6 +18,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 
+from tasks.extract.date_fields import MAIN, OTHER, REVIEWED, UPDATED, WRITTEN, date_role
 from tasks.extract.genres import (
     MINUTES,
     POSTMORTEM,
@@ -152,6 +153,7 @@ UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last
 _OTHER_DATE_KEYS = frozenset({*UPDATED_KEYS, *REVIEWED_KEYS, "review date", "next review", "next review date",
                               "due date", "due", "target date", "target release", "deadline", "expires",
                               "expiry date"})
+_NOT_MAIN = frozenset({OTHER, UPDATED, REVIEWED})
 # The label of each genre's main date observation.
 DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
 DEFAULT_DATE_LABEL = "Date"
@@ -603,8 +605,11 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
         main = _on_date(label, prose[:40]) or main or _yearless_on_date(label, prose[:40], anchor)
+    main = main or _vocabulary_date(label, fields, MAIN, order)
     changed = _byline_dates(opening, order).get("Last updated")  # a wiki's "last modified on ..."
-    other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS}
+    other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS
+                   or (f.key not in CREATED_KEYS and date_role(f.key) in _NOT_MAIN
+                       and any(ch.isdigit() for ch in f.value) and iso_date(f.value) is not None)}
     other_dates.update(fact.line_start for fact in (changed, started) if fact is not None)
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
@@ -859,7 +864,8 @@ def field_dates(  # noqa: PLR0913  each place a page states its dates, read by t
     bylines = _byline_dates(opening, order)
     first_revision, last_revision = _revision_dates(DEFAULT_DATE_LABEL, revisions, order)
     main = (main or bylines.get(DEFAULT_DATE_LABEL) or _status_day(DEFAULT_DATE_LABEL, fields, order)
-            or first_revision or _stem_date(DEFAULT_DATE_LABEL, stem))
+            or _vocabulary_date(DEFAULT_DATE_LABEL, fields, MAIN, order) or first_revision
+            or _stem_date(DEFAULT_DATE_LABEL, stem))
     footer = footer_dates(closing, order)
     found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated")
              or last_revision or footer.get("Last updated"),
@@ -953,6 +959,8 @@ def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[s
 def _field_date(
     label: str, fields: Sequence[HeaderField], keys: Sequence[str], day_first: bool | None = None
 ) -> ObservationFact | None:
+    """The first whole date of the fields `keys` name (in their order), else of a field the date
+    vocabulary gives the same role (date_fields: "Authored", "Date opened", "Incident window")."""
     for key in keys:
         joined = key.replace(" ", "")  # a front matter key in camelCase ("lastReviewed")
         for found in fields:
@@ -960,7 +968,29 @@ def _field_date(
                 fact = _date_fact(label, found.value, found.line, day_first)
                 if fact is not None:
                     return fact
+    role = UPDATED if keys is UPDATED_KEYS else REVIEWED if keys is REVIEWED_KEYS else None
+    return _vocabulary_date(label, fields, role, day_first) if role is not None else None
+
+
+def _vocabulary_date(
+    label: str, fields: Sequence[HeaderField], role: str, day_first: bool | None = None
+) -> ObservationFact | None:
+    """The first whole date of a field no exact name knows that the date vocabulary gives `role`
+    (date_fields: "Authored", "Date opened", "Incident window"). A page's main date is asked for
+    so only after its exact fields, title and story have given none."""
+    for found in fields:
+        found_role = date_role(found.key)
+        if found_role == WRITTEN and label != DATE_LABELS[POSTMORTEM]:
+            found_role = MAIN  # a page's or a proposal's own day; an incident's is the day it happened
+        if found.key not in _KNOWN_DATE_KEYS and found_role == role:
+            fact = _date_fact(label, found.value, found.line, day_first)
+            if fact is not None and _FULL_DATE_RE.search(fact.text.split(" (", 1)[0]):
+                return fact
     return None
+
+
+# Every date field name known by its exact spelling (their order of preference above).
+_KNOWN_DATE_KEYS = frozenset({*CREATED_KEYS, *UPDATED_KEYS, *REVIEWED_KEYS, *_OTHER_DATE_KEYS})
 
 
 # A status field that says when the record was decided ("Status: Approved by the Digital
