@@ -884,6 +884,8 @@ _WRITE_UP_MADE_RE = re.compile(
 # from holds on Mar 12, 2026" the day it was merged).
 _BYLINE_DATE_WORD_RE = re.compile(
     r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
+    # a meeting's or a review's day, as its notes open ("The review was held on 9 March 2026")
+    r"|held|took\s+place"
     r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into|started)"
     r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified)"
     # a proposal's or a poll's close, as Loomio's and trackers' bylines give it ("Closed Thu 5 Nov 2026")
