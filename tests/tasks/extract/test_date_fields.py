@@ -73,3 +73,9 @@ def test_an_incidents_day_under_another_name_and_never_the_write_ups_day() -> No
     assert found[0].startswith("Incident date: 2026-02-03"), found
     # when the write-up was issued is not when the incident happened
     assert stated(extract(INCIDENT.format(fields="Report issued: 2026-02-20")), "date") == []
+
+
+def test_a_meetings_day_as_its_notes_open_with_it() -> None:
+    result = extract("# Quarterly architecture review\n\nThe review was held on 9 March 2026 with all tech leads.\n\n"
+                     "## Decisions\n\n- We standardise on OpenTelemetry.\n")
+    assert stated(result, "date")[0].startswith("Date: 2026-03-09"), stated(result, "date")
