@@ -118,10 +118,12 @@ _DECISION_FOLDER_RE = re.compile(
 
 
 def filed_kind(kind: str, log: str) -> str:
-    """What a cited proposal records, by where the team filed it: a proposal kept in the decision
-    records' folder (a PEP-style or Change proposal, a GitHub discussion, filed there once decided)
-    records a decision; elsewhere, and any other kind, as read."""
-    return DECISION_TYPE if kind == "proposal" and _DECISION_FOLDER_RE.search(log) else kind
+    """What a cited proposal or page of no record type records, by where the team filed it: one
+    kept in the decision records' folder (a PEP-style or Change proposal, a GitHub discussion or a
+    message-board thread filed there once decided) records a decision; elsewhere, and any other
+    kind, as read."""
+    filed = kind in ("proposal", SUBJECT_DOCUMENT_TYPE) and _DECISION_FOLDER_RE.search(log)
+    return DECISION_TYPE if filed else kind
 
 
 # A title that opens with the kind of record it is, in at most three words before a colon or a

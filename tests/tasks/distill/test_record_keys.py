@@ -261,6 +261,11 @@ def test_a_proposal_filed_among_the_decision_records_is_cited_as_a_decision() ->
     # a design folder, a flat docs folder, or a folder only named like one: still a proposal
     for folder in ("docs/design", "docs", "", "decisions-archive/rfcs"):
         assert relation_for_key(cited, PAGE, PROPOSAL, {("ssp", 14)}, folder) == REFERENCES_PROPOSAL
+    # a page of no record type filed there (a message-board thread) records a decision too
+    thread = entry("Going fine-free: what changes", "document")
+    assert relation_for_key(link("Basecamp thread", "going-fine-free"), PAGE, thread, set(),
+                            "decisions") == REFERENCES_DECISION
+    assert relation_for_key(link("Basecamp thread", "going-fine-free"), PAGE, thread, set(), "notes") == RELATES_TO
     # an incident filed there stays an incident
     assert relation_for_key(link("INC-14"), PAGE, INCIDENT, {("inc", 14)}, "decisions") == REFERENCES_INCIDENT
 
