@@ -607,10 +607,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         main = _on_date(label, prose[:40]) or main or _yearless_on_date(label, prose[:40], anchor)
     main = main or _vocabulary_date(label, fields, MAIN, order)
     changed = _byline_dates(opening, order).get("Last updated")  # a wiki's "last modified on ..."
-    other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS
-                   or (f.key not in CREATED_KEYS and date_role(f.key) in _NOT_MAIN
-                       and any(ch.isdigit() for ch in f.value) and iso_date(f.value) is not None)}
-    other_dates.update(fact.line_start for fact in (changed, started) if fact is not None)
+    other_dates = _other_date_lines(fields) | {fact.line_start for fact in (changed, started) if fact}
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
     # incident's or a meeting's day is still told in its opening lines
@@ -657,6 +654,15 @@ def _right_column_date(
         if aligned and _LONE_DATE_RE.fullmatch(right):
             return _date_fact(label, right, number, order)
     return None
+
+
+def _other_date_lines(fields: Sequence[HeaderField]) -> set[int]:
+    """The lines of the fields that date something else than the page's own day: its last update
+    or review, a deadline, an end (by their exact names, or by the date vocabulary's words when
+    they hold a date)."""
+    return {f.line for f in fields if f.key in _OTHER_DATE_KEYS
+            or (f.key not in CREATED_KEYS and date_role(f.key) in _NOT_MAIN
+                and any(ch.isdigit() for ch in f.value) and iso_date(f.value) is not None)}
 
 
 def _opening_date(

@@ -292,10 +292,10 @@ def marked_status(structure: Structure, title: str) -> LineSpan | None:
             return _clean_status(plain_text(match.group("value"))), number, number
     # a field the status vocabulary names ("Phase: Accepted", "Document state: Draft"), also as a
     # column of a metadata table written across (`| Status | Date |` over `| Accepted | ... |`)
-    for found in body_fields(structure, 40):
-        value = _clean_status(plain_text(without_status_macros(found.value)))
-        if value and (found.key in STATUS_KEYS or states_state(found.key, value)) and not is_pointer(value):
-            return value, found.line, found.line
+    for field in body_fields(structure, 40):
+        value = _clean_status(plain_text(without_status_macros(field.value)))
+        if value and (field.key in STATUS_KEYS or states_state(field.key, value)) and not is_pointer(value):
+            return value, field.line, field.line
     opening = structure.visible[:15]
     for index, (number, line) in enumerate(opening):
         following = opening[index + 1][1] if index + 1 < len(opening) else ""
