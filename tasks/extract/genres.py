@@ -371,6 +371,7 @@ _TERM_RE = re.compile(r"^\s*+(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)(?:\
 _BOLD_TERM_RE = re.compile(r"^\s*+(\*\*|__)(?P<key>[A-Za-z][A-Za-z /-]{1,30}?):?\1\s*+$")
 _DEFINITION_RE = re.compile(r"^:[ \t]++(?P<value>\S.*)$")
 _STACKED_VALUE_CHARS = 80
+_STACKED_VALUE_WORDS = 6
 
 
 def _stacked_fields(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -393,13 +394,20 @@ def _stacked_fields(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
             continue
         bold = _BOLD_TERM_RE.match(line) if line.lstrip()[:2] in ("**", "__") else None
         value = by_number.get(number + 2, "").strip()
-        if (bold and not following.strip() and value and len(value) <= _STACKED_VALUE_CHARS
-                and value[0] not in "#|-*+>:`" and _names_own_field(field_key(bold["key"]))):
+        if (bold and not following.strip() and _is_stacked_value(value)
+                and _names_own_field(field_key(bold["key"]))):
             joined.append((number + 2, f"{bold['key']}: {value}"))
             used.add(number + 2)
             continue
         joined.append((number, line))
     return joined
+
+
+def _is_stacked_value(value: str) -> bool:
+    """A field's value alone on its line: a few words, not a sentence (a bold label over a
+    paragraph, a notice's title over its text, is a section of prose, not a field)."""
+    return (0 < len(value) <= _STACKED_VALUE_CHARS and value[0] not in "#|-*+>:`"
+            and not value.endswith(".") and len(value.split()) <= _STACKED_VALUE_WORDS)
 
 
 def _names_own_field(key: str) -> bool:

@@ -23,6 +23,11 @@ def test_a_bold_key_alone_over_its_value_is_a_field_when_it_names_a_state_or_a_d
     assert _fields(text) == [("status", "Approved", 5), ("last updated", "4 March 2026", 9)]
 
 
+def test_a_bold_label_over_a_sentence_is_prose_not_a_field() -> None:
+    text = "# Ledger compaction\n\n**Status**\n\nAccepted by the architecture board last week.\n\n## Motivation\n\nx\n"
+    assert _fields(text) == []
+
+
 def test_fields_in_code_spans_are_fields() -> None:
     text = "# Rotate the TLS certificates\n\n`Status: Active` · `Owner: SRE` · `Last tested: 2026-02-27`\n\n## Steps\n"
     assert [key for key, _, _ in _fields(text)] == ["status", "owner", "last tested"]
