@@ -31,7 +31,7 @@ _COMPOUND = (r"(?:reviews?|meetings?|forums?|boards?|teams?|groups?|sessions?|co
 # "the <title words> <kind>": one to five words of a title before the noun, after an article or
 # a possessive that makes the phrase name one page.
 _WORDS_KIND_RE = re.compile(
-    r"(?<![\w-])(?:the|our|their|its|this|that)\s++(?P<words>(?:[\w][\w.'-]*\s++){1,5}?)"
+    r"(?<![\w-])(?:the|our|their|its|this|that)\s++(?P<words>(?:\w[\w'-]*(?:\.\w+)*\s++){1,5}?)"
     rf"(?P<kind>{_KINDS})(?![\w-])(?!\s++{_COMPOUND})", re.I)
 # "the <kind> *Title*" / 'the <kind> "Title"': the title in emphasis or quotes after the noun.
 _KIND_TITLE_RE = re.compile(
@@ -48,6 +48,9 @@ _NOT_TITLE_WORDS = frozenset({
     "architecture", "decision", "last", "shared", "public", "internal", "written", "one",
 })
 _MIN_TITLE_WORD_CHARS = 3
+# A verb among the words: they are a clause ("this page is outdated. The current design"), no title.
+_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|should|must|does|did|be|been)\b", re.I)
 # The entity types (tasks/extract/genre_facts.GENRE_TYPES) a noun calls a page of; a noun not
 # here ("doc", "write-up") calls a page of any kind.
 _KIND_TYPES = {
@@ -95,7 +98,7 @@ def titled_links(structure: Structure) -> list[RecordLink]:
                        key=lambda m: m.start())
         for match in found:
             words = title_words(match["words"])
-            if not words:
+            if not words or _VERB_RE.search(match["words"]):
                 continue
             kind = " ".join(match["kind"].lower().split())
             phrase = f"{' '.join(words)} | {kind}"

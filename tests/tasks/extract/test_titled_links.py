@@ -67,3 +67,9 @@ def test_the_one_page_whose_title_holds_every_word_and_fits_the_noun_is_the_targ
     assert resolve("kafka retention | runbook") is runbook  # the incident has the words, not the kind
     assert resolve("kafka retention | doc") is None  # two pages hold the words: no guess
     assert resolve("kafka mirror | runbook") is None  # a word no title holds
+
+
+def test_a_clause_across_a_sentences_end_or_with_a_verb_is_no_title() -> None:
+    assert _phrases("# Bus\n\nThis page is outdated. The current design is in the wiki.\n") == []
+    assert _phrases("# Bus\n\nWe said that the queue was the design we wanted.\n") == []
+    assert _phrases("# Bus\n\nSee the Event Bus v2.1 design for details.\n") == ["event bus v2 1 | design"]  # both sides read "v2.1" alike
