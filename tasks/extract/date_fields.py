@@ -23,10 +23,14 @@ _OTHER_WORDS = frozenset({
 })
 _UPDATED_WORDS = frozenset({"updated", "modified", "edited", "revised", "changed", "amended", "lastmod"})
 _REVIEWED_WORDS = frozenset({"reviewed", "review", "verified", "checked", "tested", "audited", "validated"})
-_MAIN_WORDS = frozenset({
-    "date", "dates", "day", "when", "time", "window", "opened", "started", "start", "began", "begun",
-    "occurred", "happened", "reported", "detected", "raised", "held", "declared", "dated",
+# Words of when something happened or was held (they say more than a review's word beside them:
+# "Review held" is the review's day, the page's own) and, weaker, a day's plain nouns ("Date
+# reviewed" is a review's day).
+_HAPPENED_WORDS = frozenset({
+    "window", "opened", "started", "start", "began", "begun", "occurred", "happened", "reported",
+    "detected", "raised", "held", "declared",
 })
+_MAIN_WORDS = frozenset({"date", "dates", "day", "when", "time", "dated"})
 # Words of the day the write-up itself was made: a proposal's or a page's own day, never the day
 # an incident happened (a postmortem is written and published after it).
 _WRITTEN_WORDS = frozenset({
@@ -46,8 +50,10 @@ def date_role(key: str) -> str | None:
         return OTHER
     if words & _UPDATED_WORDS:
         return UPDATED
+    if words & _HAPPENED_WORDS:
+        return MAIN
     if words & _REVIEWED_WORDS:
         return REVIEWED
-    if words & _MAIN_WORDS:
-        return MAIN
-    return WRITTEN if words & _WRITTEN_WORDS else None
+    if words & _WRITTEN_WORDS:
+        return WRITTEN
+    return MAIN if words & _MAIN_WORDS else None

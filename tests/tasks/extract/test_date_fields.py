@@ -14,7 +14,8 @@ from tests.extraction import extract, stated
     ("authored", WRITTEN), ("report issued", WRITTEN), ("last edited time", UPDATED),
     ("date changed", UPDATED), ("last audited", REVIEWED), ("next review", OTHER),
     ("resolved at", OTHER), ("target go live date", OTHER), ("owner", None), ("severity", None),
-    ("lookup fails closed", OTHER),
+    ("lookup fails closed", OTHER), ("review held", MAIN), ("date reviewed", REVIEWED),
+    ("date published", WRITTEN),
 ])
 def test_a_date_fields_words_say_which_date_it_holds(key: str, role: str | None) -> None:
     assert date_role(key) == role
