@@ -29,7 +29,7 @@ from tasks.extract.record_links import (
     is_record_like,
     record_number,
 )
-from tasks.extract.titled_links import kind_allows, phrase_parts, title_words
+from tasks.extract.titled_links import kind_allows, label_phrase, phrase_parts, title_words
 
 RECORD_LINK_CANDIDATE = "record_link"
 _ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -209,12 +209,17 @@ class RecordIndex:
         return found
 
     def _by_title(self, link: RecordLink) -> RegistryEntry | None:
-        """A wiki's `[[Page title]]`: the one document of that title; "the stand-in balance
-        proposal": the one document titled with those words (_by_title_words)."""
+        """A wiki's `[[Page title]]` or a link to a page outside the memory by its title: the one
+        document of that title, else of the title words and kind its text names ("rate limiter
+        design doc"); "the stand-in balance proposal": the one document titled with those words
+        (_by_title_words)."""
         if link.folder == BY_WORDS:
             return self._by_title_words(link.text)
         titled = self.by_any_title.get(entity_key(plain_text(link.text)), [])
-        return titled[0] if len(titled) == 1 else None
+        if titled:
+            return titled[0] if len(titled) == 1 else None
+        phrase = label_phrase(plain_text(link.text))  # "[rate limiter design doc](https://...)"
+        return self._by_title_words(phrase) if phrase else None
 
     def _by_title_words(self, phrase: str) -> RegistryEntry | None:
         """The one document whose title holds every word of a reference by title words, of a

@@ -83,6 +83,20 @@ def title_words(text: str) -> tuple[str, ...]:
                  and (len(word) >= _MIN_TITLE_WORD_CHARS or word[-1:].isdigit()))
 
 
+# A link's text that calls a page by its title's words and its kind ("rate limiter design doc").
+_LABEL_KIND_RE = re.compile(rf"^(?P<words>(?:\w[\w'-]*(?:\.\w+)*\s++){{1,5}}?)(?P<kind>{_KINDS})$", re.I)
+
+
+def label_phrase(label: str) -> str | None:
+    """The reference by title words a link's text makes when it ends with the noun of a kind of
+    page ("[rate limiter design doc](https://docs.google.com/...)": "rate limiter | design doc")."""
+    match = _LABEL_KIND_RE.match(" ".join(label.split()))
+    if match is None or _VERB_RE.search(match["words"]):
+        return None
+    words = title_words(match["words"])
+    return f"{' '.join(words)} | {' '.join(match['kind'].lower().split())}" if words else None
+
+
 def titled_links(structure: Structure) -> list[RecordLink]:
     """The references by title words of the document's prose lines (not its headings or tables)."""
     links: list[RecordLink] = []

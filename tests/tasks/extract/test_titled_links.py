@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from schemas.graph import RegistryEntry
 from tasks.distill.record_graph import RecordIndex
-from tasks.extract.record_links import BY_WORDS, RecordLink
+from tasks.extract.record_links import BY_TITLE, BY_WORDS, RecordLink
 from tasks.extract.structure import scan
-from tasks.extract.titled_links import kind_allows, title_words, titled_links
+from tasks.extract.titled_links import kind_allows, label_phrase, title_words, titled_links
 
 PAGE = """# Weekly platform sync
 
@@ -73,3 +73,34 @@ def test_a_clause_across_a_sentences_end_or_with_a_verb_is_no_title() -> None:
     assert _phrases("# Bus\n\nThis page is outdated. The current design is in the wiki.\n") == []
     assert _phrases("# Bus\n\nWe said that the queue was the design we wanted.\n") == []
     assert _phrases("# Bus\n\nSee the Event Bus v2.1 design for details.\n") == ["event bus v2 1 | design"]  # both sides read "v2.1" alike
+
+
+def test_a_link_to_a_page_kept_elsewhere_names_it_by_its_title() -> None:
+    """A wiki page or a shared doc linked by URL ("[Payments Runbook](https://wiki.example.com/
+    display/ENG/Payments+Runbook)", "[rate limiter design doc](https://docs.google.com/...)"):
+    the memory's copy of it is found by its title, or by the title words and kind of its text."""
+    from tests.extraction import extract
+
+    text = ("# Platform sync, 10 March 2026\n\n## Notes\n\n"
+            "- Ana shared the [Payments Runbook](https://wiki.example.com/display/ENG/Payments+Runbook).\n"
+            "- The [rate limiter design doc](https://docs.google.com/document/d/1AbC/edit) is out.\n"
+            "- See [here](https://example.com/x), [RFC 19](https://github.com/o/r/pull/19) and "
+            "[Kafka](https://kafka.apache.org).\n\n## Decisions\n\n- Ship the limiter in April.\n")
+    titled = [(link.text, link.folder) for link in extract(text, "docs/minutes/sync.md").record_links
+              if link.folder in (BY_TITLE, BY_WORDS)]
+    assert titled == [("Payments Runbook", BY_TITLE), ("rate limiter design doc", BY_TITLE)]
+    assert label_phrase("rate limiter design doc") == "rate limiter | design doc"
+    assert label_phrase("Payments Runbook") == "payments | runbook" and label_phrase("the review is done") is None
+
+
+def test_a_title_link_resolves_by_the_whole_title_then_by_its_words_and_kind() -> None:
+    runbook = _entry("Payments Runbook", "runbook")
+    design = _entry("Design: Rate limiter for the public API", "proposal")
+    index = RecordIndex.build([runbook, design])
+
+    def resolve(text: str) -> RegistryEntry | None:
+        return index.resolve(RecordLink("relates_to", False, text, None, None, 1, text, BY_TITLE), "docs")
+
+    assert resolve("Payments Runbook") is runbook
+    assert resolve("rate limiter design doc") is design
+    assert resolve("rate limiter runbook") is None  # the words are a design's, the noun a runbook's
