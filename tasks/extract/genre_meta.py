@@ -441,10 +441,14 @@ _BYLINE_ITEM_STATUS_RE = re.compile(
     r"(?:\s+by\s+[^·•|]{2,80})?)\.?$", re.I)
 
 
+# A byline's items set apart by a dash too ("*Draft — last updated 5 January 2026*").
+_BYLINE_ITEM_DASH_RE = re.compile(r"\s[·•|—–]\s")
+
+
 def _byline_item_status(text: str) -> str | None:
     """The status item of a byline of several items (a bold "**Resolved**" alone is a status
     page's update label, not a byline)."""
-    items = _BYLINE_ITEM_SPLIT_RE.split(text)
+    items = _BYLINE_ITEM_DASH_RE.split(text)
     for item in items if len(items) > 1 else ():
         match = _BYLINE_ITEM_STATUS_RE.match(item.strip())
         if match:

@@ -178,13 +178,18 @@ TITLE_MARK_WORDS = ("superseded", "deprecated", "rejected", "proposed", "accepte
 TITLE_MARK_RE = re.compile(r"\s*\[(?:" + "|".join(TITLE_MARK_WORDS) + r")\]\s*", re.I)
 _TITLE_MARK_RE = re.compile(
     r"\[(?P<bracket>" + "|".join(TITLE_MARK_WORDS) + r")\]|\((?P<paren>" + "|".join(TITLE_MARK_WORDS)
-    + r")\)\s*$", re.I)
+    + r")\)\s*$"
+    # the mark after a dash that ends the title ("Retry budgets — DRAFT", "Payments API - Deprecated")
+    + r"|\s[—–-]\s+(?P<dash>" + "|".join(TITLE_MARK_WORDS) + r")\s*$", re.I)
 
 
 def title_status(title: str) -> str | None:
-    """The status a title's mark states ("[ACCEPTED] Use Kafka" -> ACCEPTED), None for none."""
-    match = _TITLE_MARK_RE.search(title) if "[" in title or title.rstrip().endswith(")") else None
-    return (match["bracket"] or match["paren"]) if match else None
+    """The status a title's mark states ("[ACCEPTED] Use Kafka" -> ACCEPTED, "Retry budgets —
+    DRAFT" -> DRAFT), None for none."""
+    stripped = title.rstrip()
+    marked = stripped.endswith(")") or any(mark in title for mark in ("[", "—", "–", " - "))
+    match = _TITLE_MARK_RE.search(title) if marked else None
+    return (match["bracket"] or match["paren"] or match["dash"]) if match else None
 
 
 # A shields.io badge whose label is the status ("![status](https://img.shields.io/badge/status-accepted-green)"):

@@ -79,3 +79,20 @@ We run Postgres.
 def test_a_decision_records_status_in_a_table_across_or_by_another_name(header: str) -> None:
     result = extract(RECORD.format(header=header), "docs/adr/0012-use-postgres.md")
     assert any(o.text.startswith("Status: Accepted") for o in result.observations), result.observations
+
+
+BODY = "\n\n## Summary\n\nOne retry policy for all clients.\n\n## Motivation\n\nClients retry.\n\n## Design\n\nBackoff.\n"
+
+
+@pytest.mark.parametrize(("head", "status"), [
+    ("# Retry budgets — DRAFT", "Status: DRAFT"),  # a title's mark after a dash
+    ("# Payments API - Deprecated", "Status: Deprecated"),
+    ("# Retry budgets\n\n*Draft — last updated 5 January 2026*", "Status: Draft"),  # a byline's dashed items
+])
+def test_a_status_marked_after_a_dash_in_the_title_or_the_byline(head: str, status: str) -> None:
+    assert stated(extract(head + BODY, "design/retry.md"), "status") == [status]
+
+
+def test_a_title_or_byline_whose_dash_part_is_no_status_word_states_none() -> None:
+    assert stated(extract("# Retry budgets — the final word on backoff" + BODY, "design/retry.md"), "status") == []
+    assert stated(extract("# Retry budgets\n\n*Ana Ruiz — 5 January 2026*" + BODY, "design/retry.md"), "status") == []
