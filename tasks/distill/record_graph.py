@@ -19,6 +19,7 @@ from tasks.distill.record_keys import key_spelling, relation_for_key
 from tasks.extract import DECISION_TYPE, CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
 from tasks.extract.record_links import (
     BY_TITLE,
+    BY_WORDS,
     PARTIALLY_SUPERSEDES,
     PARTS_KEY_MENTION_RE,
     RECORD_SERIES,
@@ -28,6 +29,7 @@ from tasks.extract.record_links import (
     is_record_like,
     record_number,
 )
+from tasks.extract.titled_links import kind_allows, label_phrase, phrase_parts, title_words
 
 RECORD_LINK_CANDIDATE = "record_link"
 _ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -82,6 +84,9 @@ class RecordIndex:
     # A decision log's entries by their keys ("DL-05": the log's entity key -> its entries' ids):
     # a page that cites an entry cites the log holding it, and never replaces the log by it.
     entry_ids: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
+    # Each document's folder (its entity key -> log): where the team filed it (record_keys.filed_kind).
+    log_of: dict[str, str] = field(default_factory=dict)
+    _by_word: dict[str, list[RegistryEntry]] = field(default_factory=dict)  # a title's words, once asked
     _series: set[str] = field(default_factory=set)  # the series of by_id, once asked
 
     @classmethod
@@ -97,6 +102,7 @@ class RecordIndex:
 
     def _add(self, log: str, stem: str, entry: RegistryEntry) -> None:
         self.by_stem.setdefault((log, stem.lower()), entry)
+        self.log_of.setdefault(entity_key(entry.canonicalName), log)
         if _ISO_DATE_RE.match(stem):
             self.by_date.setdefault((log, stem[:10]), {}).setdefault(stem.lower(), entry)
         tail = (posixpath.basename(log).lower(), stem.lower())
@@ -152,9 +158,8 @@ class RecordIndex:
             if PARTS_KEY_MENTION_RE.fullmatch(link.text):  # "COE-2024-02": not COE-2024-03
                 stating = [entry for entry in stating if _opens_with_key(entry, link.text)]
             return stating[0] if len(stating) == 1 else None
-        if link.folder == BY_TITLE:  # a wiki's `[[Page title]]`: the one document of that title
-            titled = self.by_any_title.get(entity_key(plain_text(link.text)), [])
-            return titled[0] if len(titled) == 1 else None
+        if link.folder in (BY_TITLE, BY_WORDS):  # a page named by its title, in any folder
+            return self._by_title(link)
         if link.folder is not None and link.folder.startswith("*/") and link.stem:
             return self._by_url(link.folder[2:].lower(), link.stem.lower())
         if link.folder is not None:
@@ -202,6 +207,35 @@ class RecordIndex:
             if number is not None:
                 found.add(("adr", number))
         return found
+
+    def _by_title(self, link: RecordLink) -> RegistryEntry | None:
+        """A wiki's `[[Page title]]` or a link to a page outside the memory by its title: the one
+        document of that title, else of the title words and kind its text names ("rate limiter
+        design doc"); "the stand-in balance proposal": the one document titled with those words
+        (_by_title_words)."""
+        if link.folder == BY_WORDS:
+            return self._by_title_words(link.text)
+        titled = self.by_any_title.get(entity_key(plain_text(link.text)), [])
+        if titled:
+            return titled[0] if len(titled) == 1 else None
+        phrase = label_phrase(plain_text(link.text))  # "[rate limiter design doc](https://...)"
+        return self._by_title_words(phrase) if phrase else None
+
+    def _by_title_words(self, phrase: str) -> RegistryEntry | None:
+        """The one document whose title holds every word of a reference by title words, of a
+        kind its noun allows (tasks/extract/titled_links.py); None when none or several do."""
+        if not self._by_word:
+            for titled in self.by_any_title.values():
+                for entry in titled:
+                    for word in set(title_words(entry.canonicalName)):
+                        self._by_word.setdefault(word, []).append(entry)
+        words, kind = phrase_parts(phrase)
+        found: list[RegistryEntry] | None = None
+        for word in words:
+            holding = self._by_word.get(word, [])
+            found = holding if found is None else [one for one in found if any(e is one for e in holding)]
+        fitting = [entry for entry in found or () if kind_allows(kind, entry.entityType)]
+        return fitting[0] if len(fitting) == 1 else None
 
     def _by_url(self, parent: str, stem: str) -> RegistryEntry | None:
         """A document linked by URL: by its last folder and stem, else by its stem alone
@@ -324,7 +358,8 @@ class _Linker:
                 link = replace(link, relation_type=RELATES_TO, incoming=False)
             relation_type = link.relation_type
             if target is not None:
-                relation_type = relation_for_key(link, item.subject, target, self.index.cited_ids(target))
+                relation_type = relation_for_key(link, item.subject, target, self.index.cited_ids(target),
+                                                 self.index.log_of.get(entity_key(target.canonicalName), ""))
             if (relation_type != RELATES_TO) is not typed:
                 continue
             if target is None:

@@ -35,7 +35,7 @@ from tasks.extract import DECISION_TYPE
 from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
 from tasks.extract.genres import names_a_decision_log
 from tasks.extract.model import SUBJECT_DOCUMENT_TYPE
-from tasks.extract.record_links import BY_TITLE, RELATES_TO, RecordLink, document_id, record_number
+from tasks.extract.record_links import BY_TITLE, BY_WORDS, RELATES_TO, RecordLink, document_id, record_number
 
 MEETING_TYPE = "meeting"  # the entity type of minutes (tasks/extract/genre_facts.py)
 REFERENCES_PROPOSAL = "references_proposal"
@@ -76,18 +76,19 @@ _DAY_OF_MONTH_RE = re.compile(
 
 
 def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,
-                     target_ids: set[tuple[str, int]]) -> str:
+                     target_ids: set[tuple[str, int]], target_log: str = "") -> str:
     """The relation a link states: a plain link (`relates_to`) that names an incident, a proposal
     or a decision record by its key, or links its file by a text that names no other key, cites
     it; any other link keeps its type, and so does a decision record's "see also ADR 1" to
-    another (the decision logs' own vocabulary)."""
+    another (the decision logs' own vocabulary). `target_log` is the folder the target was
+    filed in (filed_kind)."""
     if link.relation_type != RELATES_TO:
         return link.relation_type
-    to_file = (link.stem is not None or link.folder == BY_TITLE) and not link.mention and (
+    to_file = (link.stem is not None or link.folder in (BY_TITLE, BY_WORDS)) and not link.mention and (
         document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None)
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
-    kind = _record_kind(target, link.text if to_file else "")
+    kind = filed_kind(_record_kind(target, link.text if to_file else ""), target_log)
     if source.entityType == DECISION_TYPE and kind == DECISION_TYPE:
         return link.relation_type
     return _BY_TARGET_TYPE.get(kind, link.relation_type)
@@ -108,6 +109,21 @@ def _record_kind(target: RegistryEntry, text: str = "") -> str:
         if len(kinds) == 1:
             return kinds.pop()
     return target.entityType
+
+
+# The folder a team keeps its decision records in, as the public tools name it: adr-tools'
+# `doc/adr`, log4brains' `docs/adr`, MADR's `docs/decisions`, "decision-records", "decision-log".
+_DECISION_FOLDER_RE = re.compile(
+    r"(?:^|/)(?:adrs?|decisions?|(?:architecture[-_ ])?decision[-_ ]?(?:records?|logs?|register))$", re.I)
+
+
+def filed_kind(kind: str, log: str) -> str:
+    """What a cited proposal or page of no record type records, by where the team filed it: one
+    kept in the decision records' folder (a PEP-style or Change proposal, a GitHub discussion or a
+    message-board thread filed there once decided) records a decision; elsewhere, and any other
+    kind, as read."""
+    filed = kind in ("proposal", SUBJECT_DOCUMENT_TYPE) and _DECISION_FOLDER_RE.search(log)
+    return DECISION_TYPE if filed else kind
 
 
 # A title that opens with the kind of record it is, in at most three words before a colon or a

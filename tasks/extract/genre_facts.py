@@ -58,6 +58,7 @@ from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
 from tasks.extract.runbook_alerts import alert_sections
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
+from tasks.extract.titled_links import titled_links
 from tasks.record_dates import day_first_hint
 
 # The entity type of a genre's document.
@@ -262,7 +263,7 @@ def _document_links(
     own = (stem, record_number(stem))
     return unique_links([*field_links(fields, folder, own),
                          *prose_links(structure, folder, own, typed_only=typed_only, reported=reported),
-                         *related_title_links(structure)])
+                         *related_title_links(structure), *titled_links(structure)])
 
 
 def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:

@@ -566,7 +566,11 @@ def _target_link(
     if SCHEME_RE.match(target) or target.startswith("//"):
         path = urlparse(target).path
         if posixpath.splitext(path)[1].lower() not in _MARKDOWN_SUFFIXES:
-            return None
+            # a page kept elsewhere (a wiki, a shared doc) named by its title: the memory's copy
+            # of it, when one document has that title (record_graph.RecordIndex)
+            titled = _TITLE_LABEL_RE.fullmatch(label) is not None and document_id(label) is None
+            return (RecordLink(relation_type, incoming, label, None, None, line, excerpt, BY_TITLE)
+                    if titled else None)
         parent = posixpath.basename(posixpath.dirname(path))
         stem = posixpath.splitext(posixpath.basename(path))[0]
         return RecordLink(relation_type, incoming, label, stem, record_number(stem), line, excerpt,
@@ -586,6 +590,10 @@ def _target_link(
         place = posixpath.normpath(posixpath.join(folder, posixpath.dirname(path)))
         place = "" if place == "." else place
     return RecordLink(relation_type, incoming, label, stem, record_number(stem), line, excerpt, place)
+
+
+# A link's text that may be a page's title: two to twelve words, a letter first, no sentence.
+_TITLE_LABEL_RE = re.compile(r"[A-Za-z][^\[\]()<>`.!?;]{0,100}\s\S[^\[\]()<>`!?;]{0,100}")
 
 
 def _is_own(link: RecordLink, folder: str, own: tuple[str, int | None]) -> bool:

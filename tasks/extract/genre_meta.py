@@ -18,6 +18,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 
+from tasks.extract.date_fields import MAIN, OTHER, REVIEWED, UPDATED, WRITTEN, date_role
 from tasks.extract.genres import (
     MINUTES,
     POSTMORTEM,
@@ -35,6 +36,7 @@ from tasks.extract.status_text import (
     badge_status,
     emoji_status,
     is_pointer,
+    states_state,
     status_observation,
     title_status,
     without_status_macros,
@@ -151,6 +153,7 @@ UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last
 _OTHER_DATE_KEYS = frozenset({*UPDATED_KEYS, *REVIEWED_KEYS, "review date", "next review", "next review date",
                               "due date", "due", "target date", "target release", "deadline", "expires",
                               "expiry date"})
+_NOT_MAIN = frozenset({OTHER, UPDATED, REVIEWED})
 # The label of each genre's main date observation.
 DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
 DEFAULT_DATE_LABEL = "Date"
@@ -166,7 +169,7 @@ def genre_status(
     section counts only when it states a status word. After the fields, the lifecycle of the
     Backstage catalog entry the page keeps for its own component (`title` names it)."""
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 99):
-        if _is_status_key(found.key) and plain_text(found.value):
+        if (_is_status_key(found.key) or states_state(found.key, found.value)) and plain_text(found.value):
             own = without_status_macros(found.value)
             own = _COLUMN_GAP_RE.split(own)[0]  # an RFC's header: its second column is not the status
             own = _unclosed_emphasis(own)
@@ -438,10 +441,14 @@ _BYLINE_ITEM_STATUS_RE = re.compile(
     r"(?:\s+by\s+[^·•|]{2,80})?)\.?$", re.I)
 
 
+# A byline's items set apart by a dash too ("*Draft — last updated 5 January 2026*").
+_BYLINE_ITEM_DASH_RE = re.compile(r"\s[·•|—–]\s")
+
+
 def _byline_item_status(text: str) -> str | None:
     """The status item of a byline of several items (a bold "**Resolved**" alone is a status
     page's update label, not a byline)."""
-    items = _BYLINE_ITEM_SPLIT_RE.split(text)
+    items = _BYLINE_ITEM_DASH_RE.split(text)
     for item in items if len(items) > 1 else ():
         match = _BYLINE_ITEM_STATUS_RE.match(item.strip())
         if match:
@@ -602,9 +609,9 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
         main = _on_date(label, prose[:40]) or main or _yearless_on_date(label, prose[:40], anchor)
+    main = main or _vocabulary_date(label, fields, MAIN, order)
     changed = _byline_dates(opening, order).get("Last updated")  # a wiki's "last modified on ..."
-    other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS}
-    other_dates.update(fact.line_start for fact in (changed, started) if fact is not None)
+    other_dates = _other_date_lines(fields) | {fact.line_start for fact in (changed, started) if fact}
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
     # incident's or a meeting's day is still told in its opening lines
@@ -651,6 +658,15 @@ def _right_column_date(
         if aligned and _LONE_DATE_RE.fullmatch(right):
             return _date_fact(label, right, number, order)
     return None
+
+
+def _other_date_lines(fields: Sequence[HeaderField]) -> set[int]:
+    """The lines of the fields that date something else than the page's own day: its last update
+    or review, a deadline, an end (by their exact names, or by the date vocabulary's words when
+    they hold a date)."""
+    return {f.line for f in fields if f.key in _OTHER_DATE_KEYS
+            or (f.key not in CREATED_KEYS and date_role(f.key) in _NOT_MAIN
+                and any(ch.isdigit() for ch in f.value) and iso_date(f.value) is not None)}
 
 
 def _opening_date(
@@ -858,7 +874,8 @@ def field_dates(  # noqa: PLR0913  each place a page states its dates, read by t
     bylines = _byline_dates(opening, order)
     first_revision, last_revision = _revision_dates(DEFAULT_DATE_LABEL, revisions, order)
     main = (main or bylines.get(DEFAULT_DATE_LABEL) or _status_day(DEFAULT_DATE_LABEL, fields, order)
-            or first_revision or _stem_date(DEFAULT_DATE_LABEL, stem))
+            or _vocabulary_date(DEFAULT_DATE_LABEL, fields, MAIN, order) or first_revision
+            or _stem_date(DEFAULT_DATE_LABEL, stem))
     footer = footer_dates(closing, order)
     found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated")
              or last_revision or footer.get("Last updated"),
@@ -877,6 +894,8 @@ _WRITE_UP_MADE_RE = re.compile(
 # from holds on Mar 12, 2026" the day it was merged).
 _BYLINE_DATE_WORD_RE = re.compile(
     r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
+    # a meeting's or a review's day, as its notes open ("The review was held on 9 March 2026")
+    r"|held|took\s+place"
     r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into|started)"
     r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified)"
     # a proposal's or a poll's close, as Loomio's and trackers' bylines give it ("Closed Thu 5 Nov 2026")
@@ -952,6 +971,8 @@ def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[s
 def _field_date(
     label: str, fields: Sequence[HeaderField], keys: Sequence[str], day_first: bool | None = None
 ) -> ObservationFact | None:
+    """The first whole date of the fields `keys` name (in their order), else of a field the date
+    vocabulary gives the same role (date_fields: "Authored", "Date opened", "Incident window")."""
     for key in keys:
         joined = key.replace(" ", "")  # a front matter key in camelCase ("lastReviewed")
         for found in fields:
@@ -959,7 +980,29 @@ def _field_date(
                 fact = _date_fact(label, found.value, found.line, day_first)
                 if fact is not None:
                     return fact
+    role = UPDATED if keys is UPDATED_KEYS else REVIEWED if keys is REVIEWED_KEYS else None
+    return _vocabulary_date(label, fields, role, day_first) if role is not None else None
+
+
+def _vocabulary_date(
+    label: str, fields: Sequence[HeaderField], role: str, day_first: bool | None = None
+) -> ObservationFact | None:
+    """The first whole date of a field no exact name knows that the date vocabulary gives `role`
+    (date_fields: "Authored", "Date opened", "Incident window"). A page's main date is asked for
+    so only after its exact fields, title and story have given none."""
+    for found in fields:
+        found_role = date_role(found.key)
+        if found_role == WRITTEN and label != DATE_LABELS[POSTMORTEM]:
+            found_role = MAIN  # a page's or a proposal's own day; an incident's is the day it happened
+        if found.key not in _KNOWN_DATE_KEYS and found_role == role:
+            fact = _date_fact(label, found.value, found.line, day_first)
+            if fact is not None and _FULL_DATE_RE.search(fact.text.split(" (", 1)[0]):
+                return fact
     return None
+
+
+# Every date field name known by its exact spelling (their order of preference above).
+_KNOWN_DATE_KEYS = frozenset({*CREATED_KEYS, *UPDATED_KEYS, *REVIEWED_KEYS, *_OTHER_DATE_KEYS})
 
 
 # A status field that says when the record was decided ("Status: Approved by the Digital

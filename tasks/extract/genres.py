@@ -24,10 +24,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tasks.extract.date_fields import date_role
 from tasks.extract.runbook_faq import MIN_QUESTIONS, questions
 from tasks.extract.runbook_steps import MIN_HOW_QUESTIONS, how_questions
 from tasks.extract.runbook_tables import has_troubleshooting_table
-from tasks.extract.status_text import without_status_macros
+from tasks.extract.status_text import names_state, without_status_macros
 from tasks.extract.status_updates import MIN_UPDATES, update_states
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.tech_radar import radar_rings
@@ -348,8 +349,10 @@ def header_fields(
             if text:
                 name = field_key(str(key) if sub is None else f"{key} {sub}")
                 found.append(HeaderField(name, text, line_of.get(key, 1)))
-    for number, line in _joined_link_wraps(header_lines(structure)):
+    for number, line in _stacked_fields(_joined_link_wraps(header_lines(structure))):
         line = _bold_key(without_status_macros(line))  # a lozenge's bar splits no table row
+        if "`" in line:  # a field in a code span ("`Status: Active` · `Owner: SRE`") is a field
+            line = _CODE_FIELD_RE.sub(r"\1", line)
         for part in _FIELD_SPLIT_RE.split(line):
             match = (_FIELD_RE.match(part) or _TABLE_ROW_RE.match(part) or _dash_field(part)
                      or _ATTRIBUTE_RE.match(part))
@@ -358,6 +361,58 @@ def header_fields(
                 if key and not key.startswith("-"):
                     found.append(HeaderField(key, _field_value(match), number))
     return found
+
+
+# A field written in a code span, as a badge-like header writes it.
+_CODE_FIELD_RE = re.compile(r"`([A-Za-z][A-Za-z /-]{0,30}:[ \t][^`]{1,80})`")
+# A key alone on its line: a definition list's term ("Status" over ": Accepted", Pandoc's and
+# Python-Markdown's), or a bold paragraph over its value ("**Status**", a blank, "Approved").
+_TERM_RE = re.compile(r"^\s*+(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)(?:\*\*|__)?\s*+$")
+_BOLD_TERM_RE = re.compile(r"^\s*+(\*\*|__)(?P<key>[A-Za-z][A-Za-z /-]{1,30}?):?\1\s*+$")
+_DEFINITION_RE = re.compile(r"^:[ \t]++(?P<value>\S.*)$")
+_STACKED_VALUE_CHARS = 80
+_STACKED_VALUE_WORDS = 6
+
+
+def _stacked_fields(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Header lines with a key stacked over its value read as one `Key: value` line: a
+    definition list's term and its `: value` line, numbered as the term; a bold key alone over a
+    short value one blank line below, when the key names a state or a date (status_text,
+    date_fields), numbered as the value."""
+    by_number = dict(lines)
+    joined: list[tuple[int, str]] = []
+    used: set[int] = set()
+    for number, line in lines:
+        if number in used:
+            continue
+        following = by_number.get(number + 1, "")
+        definition = _DEFINITION_RE.match(following) if following.startswith(":") else None
+        term = _TERM_RE.match(line) if definition else None
+        if definition and term:
+            joined.append((number, f"{term['key']}: {definition['value']}"))
+            used.add(number + 1)
+            continue
+        bold = _BOLD_TERM_RE.match(line) if line.lstrip()[:2] in ("**", "__") else None
+        value = by_number.get(number + 2, "").strip()
+        if (bold and not following.strip() and _is_stacked_value(value)
+                and _names_own_field(field_key(bold["key"]))):
+            joined.append((number + 2, f"{bold['key']}: {value}"))
+            used.add(number + 2)
+            continue
+        joined.append((number, line))
+    return joined
+
+
+def _is_stacked_value(value: str) -> bool:
+    """A field's value alone on its line: a few words, not a sentence (a bold label over a
+    paragraph, a notice's title over its text, is a section of prose, not a field)."""
+    return (0 < len(value) <= _STACKED_VALUE_CHARS and value[0] not in "#|-*+>:`"
+            and not value.endswith(".") and len(value.split()) <= _STACKED_VALUE_WORDS)
+
+
+def _names_own_field(key: str) -> bool:
+    """A key that names the document's state or one of its dates."""
+    return names_state(key) or date_role(key) is not None
 
 
 def _joined_link_wraps(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:

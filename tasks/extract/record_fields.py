@@ -12,7 +12,7 @@ from typing import Any
 from schemas.common import PREFIX_PATTERN
 from tasks.extract.front_matter import meta_line
 from tasks.extract.genre_meta import iso_date
-from tasks.extract.genres import issue_state, opening_fence
+from tasks.extract.genres import body_fields, issue_state, opening_fence
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.status_text import (
@@ -20,6 +20,7 @@ from tasks.extract.status_text import (
     badge_status,
     emoji_status,
     is_pointer,
+    states_state,
     title_status,
     without_status_macros,
 )
@@ -289,6 +290,12 @@ def marked_status(structure: Structure, title: str) -> LineSpan | None:
         match = _OTHER_STATUS_LINE_RE.match(line)
         if match and _clean_status(plain_text(match.group("value"))):
             return _clean_status(plain_text(match.group("value"))), number, number
+    # a field the status vocabulary names ("Phase: Accepted", "Document state: Draft"), also as a
+    # column of a metadata table written across (`| Status | Date |` over `| Accepted | ... |`)
+    for field in body_fields(structure, 40):
+        value = _clean_status(plain_text(without_status_macros(field.value)))
+        if value and (field.key in STATUS_KEYS or states_state(field.key, value)) and not is_pointer(value):
+            return value, field.line, field.line
     opening = structure.visible[:15]
     for index, (number, line) in enumerate(opening):
         following = opening[index + 1][1] if index + 1 < len(opening) else ""

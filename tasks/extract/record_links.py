@@ -54,6 +54,9 @@ class RecordLink:
 # The folder of a link that names its page by title, in any folder of the memory (a wiki's
 # `[[Page title]]`): it resolves to the one document of that title, else it is no link.
 BY_TITLE = "*title"
+# The folder of a reference by the words of a page's title and the noun it calls the page by
+# ("the stand-in balance proposal": tasks/extract/titled_links.py), in any folder.
+BY_WORDS = "*words"
 _LINK_RE = INLINE_LINK_RE  # groups: "!" mark, text, target; linear on a run of "["
 _ID_RE = re.compile(
     r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/]|[.,]\d)", re.I

@@ -178,13 +178,18 @@ TITLE_MARK_WORDS = ("superseded", "deprecated", "rejected", "proposed", "accepte
 TITLE_MARK_RE = re.compile(r"\s*\[(?:" + "|".join(TITLE_MARK_WORDS) + r")\]\s*", re.I)
 _TITLE_MARK_RE = re.compile(
     r"\[(?P<bracket>" + "|".join(TITLE_MARK_WORDS) + r")\]|\((?P<paren>" + "|".join(TITLE_MARK_WORDS)
-    + r")\)\s*$", re.I)
+    + r")\)\s*$"
+    # the mark after a dash that ends the title ("Retry budgets — DRAFT", "Payments API - Deprecated")
+    + r"|\s[—–-]\s+(?P<dash>" + "|".join(TITLE_MARK_WORDS) + r")\s*$", re.I)
 
 
 def title_status(title: str) -> str | None:
-    """The status a title's mark states ("[ACCEPTED] Use Kafka" -> ACCEPTED), None for none."""
-    match = _TITLE_MARK_RE.search(title) if "[" in title or title.rstrip().endswith(")") else None
-    return (match["bracket"] or match["paren"]) if match else None
+    """The status a title's mark states ("[ACCEPTED] Use Kafka" -> ACCEPTED, "Retry budgets —
+    DRAFT" -> DRAFT), None for none."""
+    stripped = title.rstrip()
+    marked = stripped.endswith(")") or any(mark in title for mark in ("[", "—", "–", " - "))
+    match = _TITLE_MARK_RE.search(title) if marked else None
+    return (match["bracket"] or match["paren"] or match["dash"]) if match else None
 
 
 # A shields.io badge whose label is the status ("![status](https://img.shields.io/badge/status-accepted-green)"):
@@ -234,3 +239,37 @@ def without_status_macros(line: str) -> str:
         return found["title"].strip() if found else ""
 
     return _STATUS_MACRO_RE.sub(title, line)
+
+
+# The nouns a field's name ends with when it holds where a document stands: its status, state,
+# stage or phase (a proposal process), lifecycle (a service catalogue), outcome or verdict (a
+# vote, a readiness review) — "Status", "Document state", "Phase", "RFC stage", "Outcome".
+_STATE_NOUNS = frozenset({"status", "state", "stage", "phase", "lifecycle", "outcome", "verdict"})
+# What the words before that noun may call the document itself or its review ("Document state",
+# "Review status", "Proposal stage"); any other word names something the page describes ("Build
+# status", "Order state", "Project phase" of a plan's work).
+_OWN_NOUNS = frozenset({
+    "document", "doc", "page", "proposal", "rfc", "design", "spec", "decision", "adr", "record", "review",
+    "approval", "current", "publication", "entry", "report", "runbook", "playbook", "policy", "memo",
+    "incident", "postmortem", "writeup", "write up", "article", "plan", "change", "request", "draft",
+})
+# The words of a state a team gives a document (a field named by the vocabulary above holds one):
+# a field that is only named so ("Phase: 2 of 3", "Outcome: faster builds") states none.
+STATE_WORD_RE = re.compile(
+    r"\b(?:" + "|".join(_STATUS_WORDS) + r"|in\s+progress|not\s+started|on\s+hold|under\s+discussion"
+    r"|in\s+discussion|superseded|replaced|investigating|identified|monitoring)\b", re.I)
+
+
+def names_state(key: str) -> bool:
+    """Does a field's key (lower case, as genres.field_key spells it) name the state of the
+    document itself: one of the state nouns, alone or after a word for the document?"""
+    words = key.split()
+    if not words or words[-1] not in _STATE_NOUNS or len(words) > 3:
+        return False
+    return len(words) == 1 or " ".join(words[:-1]) in _OWN_NOUNS
+
+
+def states_state(key: str, value: str) -> bool:
+    """A field that states the document's state: a key naming its state and a value holding a
+    state word ("Document state: Draft", "Phase: Accepted", "Outcome: Rejected by vote")."""
+    return names_state(key) and STATE_WORD_RE.search(value) is not None

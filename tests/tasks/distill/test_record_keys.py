@@ -251,3 +251,38 @@ def test_a_key_written_with_a_word_before_its_number_cites_the_record_and_teache
     registry = json.loads((root / "context/entity-registry.jsonc").read_text())
     aliases = {alias for e in registry["entries"] for alias in e.get("aliases", [])}
     assert not {"LLIS", "LLIS entry 0007", "LLIS entry"} & aliases, aliases
+
+
+def test_a_proposal_filed_among_the_decision_records_is_cited_as_a_decision() -> None:
+    # a PEP-style proposal kept in the folder adr-tools, log4brains or MADR keep records in
+    cited = link("SSP-14: Grade passback", "ssp-14-grade-passback")
+    for folder in ("docs/decisions", "doc/adr", "architecture/decision-records", "adrs"):
+        assert relation_for_key(cited, PAGE, PROPOSAL, {("ssp", 14)}, folder) == REFERENCES_DECISION
+    # a design folder, a flat docs folder, or a folder only named like one: still a proposal
+    for folder in ("docs/design", "docs", "", "decisions-archive/rfcs"):
+        assert relation_for_key(cited, PAGE, PROPOSAL, {("ssp", 14)}, folder) == REFERENCES_PROPOSAL
+    # a page of no record type filed there (a message-board thread) records a decision too
+    thread = entry("Going fine-free: what changes", "document")
+    assert relation_for_key(link("Basecamp thread", "going-fine-free"), PAGE, thread, set(),
+                            "decisions") == REFERENCES_DECISION
+    assert relation_for_key(link("Basecamp thread", "going-fine-free"), PAGE, thread, set(), "notes") == RELATES_TO
+    # an incident filed there stays an incident
+    assert relation_for_key(link("INC-14"), PAGE, INCIDENT, {("inc", 14)}, "decisions") == REFERENCES_INCIDENT
+
+
+def test_a_link_to_a_proposal_in_the_decisions_folder_cites_a_decision(tmp_path: Path) -> None:
+    """The folder a document was filed in reaches the citation's type (RecordIndex.log_of)."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    proposal = ("# RFD 31: Privilege review prioritisation\n\n**Status:** Accepted\n\n## Summary\n\n"
+                "Score pages by risk.\n\n## Motivation\n\nReviewers read pages in order.\n\n"
+                "## Drawbacks\n\nA model to run.\n")
+    store_source(root, "docs/decisions/rfd-0031-review.md", proposal)
+    store_source(root, "docs/design/rfd-0032-triage.md", proposal.replace("31: Privilege review", "32: Triage"))
+    store_source(root, "docs/minutes/2026-03-03-weekly.md",
+                 "# Platform weekly, 3 March 2026\n\n## Notes\n\nRFD 31 holds; RFD 32 is next.\n\n"
+                 "## Decisions\n\n- Ship RFD 32 in April.\n")
+    distill(root)
+    found = {(kind, target) for _, kind, target in relations(root)}
+    assert (REFERENCES_DECISION, "RFD 31: Privilege review prioritisation") in found, found
+    assert (REFERENCES_PROPOSAL, "RFD 32: Triage prioritisation") in found, found

@@ -286,7 +286,8 @@ GITLAB_RUNBOOK = (
     [
         ("Last edited on 2026-03-27 by Wen Li.",
          ['Last updated: 2026-03-27 (written "Last edited on 2026-03-27 by Wen Li")']),
-        ("Page last reviewed: 17 March 2026", ['Review date: 2026-03-17 (written "last reviewed: 17 March 2026")']),
+        # a field line: its value as written (date_fields reads "page last reviewed" as a review date)
+        ("Page last reviewed: 17 March 2026", ['Review date: 2026-03-17 (written "17 March 2026")']),
         ("This page was last edited on 4 March 2026, at 10:12.",
          ['Last updated: 2026-03-04 (written "last edited on 4 March 2026, at 10:12")']),
         ("Last update: March 3, 2026", ['Last updated: 2026-03-03 (written "March 3, 2026")']),  # a field line
