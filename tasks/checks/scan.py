@@ -38,7 +38,13 @@ from schemas.graph import (
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
-from tasks.checks.cache_parts import LazyEntry, PartFiles, files_start, write_rows
+from tasks.checks.cache_parts import (
+    LazyEntry,
+    PartFiles,
+    files_start,
+    save_by_part,
+    write_rows,
+)
 from tasks.checks.context_facts import TRUSTED_FILES, written_context_facts
 from tasks.checks.digest_table import BASELINE_OPTIONS, DigestTable
 from tasks.checks.entity_rows import page_digest
@@ -714,6 +720,10 @@ def save_cache(scan: Scan) -> bool:
         scan.observation_baseline = None
         for transient in scan.transient.values():
             transient.pop("obs_digests", None)
+    spliced = save_by_part(scan.root, cache_of(scan))  # a cache read by part: by part
+    if spliced is not None:
+        trim_heap()
+        return spliced
     data = cache_bytes(scan)
     wrote = atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, data, validate=False)
     start, total = files_start(data), len(data)
