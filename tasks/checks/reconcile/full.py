@@ -126,8 +126,8 @@ class _Passes:
     bytes_read: int
     first_scan: Scan | None = None  # the scan the first check ran on
     settled: bool = False  # the check left every baseline of the cache as it found it
-    # a repair run by delta (_repair_by_delta): the first check's, and the files whose facts
-    # changed since its scan (the run's own writes); the next run's check starts from them
+    # a run by the change (_delta_scan): its first check's Recheck, and the files whose facts
+    # changed since its scan (the run's own writes): the next run's check starts from them
     recheck: Recheck | None = None
     since_first: set[str] = field(default_factory=set)
     # the search index's deep check, made beside the first check (index.deep_check_ahead)
@@ -145,11 +145,10 @@ class _Passes:
         trim_heap()
 
 
-def _check_and_repair(operation: Operation, scan: Scan, *, check: bool,
-                      recheck: Recheck | None = None) -> _Passes:
+def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Passes:
     limit = operation.settings.page_limit_chars
-    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit,
-                                      recheck=recheck), [], len(scan.changed), scan.bytes_read)
+    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit),
+                   [], len(scan.changed), scan.bytes_read)
     passes = 0
     failed: list[Finding] = []
     while (not check and not done.result.plan.empty() and passes < MAX_REPAIR_PASSES
@@ -187,12 +186,13 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
         scan, recheck = delta
         state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
         index_passed = _index_check_ahead(operation, len(scan.files))
-        done = _check_and_repair(operation, scan, check=check, recheck=recheck)
-        if not check and not done.result.plan.empty():  # repairs: the full path plans them
-            del scan, done
+        first = check_memory(scan, repair=not check, recheck=recheck,
+                             page_limit_chars=operation.settings.page_limit_chars)
+        if check or first.plan.empty():
+            done = _Passes(scan, first, [], len(scan.changed), scan.bytes_read, recheck=recheck)
+        else:  # repairs to make: the full path plans and applies them
+            del scan, first
             delta = None
-        else:
-            done.recheck = recheck
     if delta is None:
         scan = scan_memory(operation.root, load_cache(operation.root), walked)
         state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
