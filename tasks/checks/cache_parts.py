@@ -26,7 +26,7 @@ from typing import Any, cast
 import orjson
 
 from tasks.checks.facts import FileFacts, ScanCache
-from tasks.store.atomic import atomic_write_bytes
+from tasks.store.atomic import atomic_write_bytes, atomic_write_parts
 from tasks.store.errors import MembankError
 from tasks.store.filememo import file_identity
 from tasks.store.layout import RECONCILE_CACHE_FILE, RECONCILE_ROWS_FILE
@@ -77,10 +77,67 @@ def write_rows(root: Path, start: int, total: int, cache: ScanCache) -> None:
     table.unlink(missing_ok=True)  # another cache: no comparison with the old table's bytes
     if position + tail != total:
         return  # not the layout described above: no table (the cache is loaded whole)
+    _save_table(table, identity, rows, top)
+
+
+def _save_table(table: Path, identity: list[int], rows: list[list[Any]], top: dict[str, Any]
+                ) -> None:
     state = {key: value for key, value in top.items() if key not in ("files", "version")}
     atomic_write_bytes(table, orjson.dumps(
         {"cache": identity, "rows": rows, "state": state, "version": top["version"]}),
         validate=False)
+
+
+def save_by_part(root: Path, cache: ScanCache) -> bool | None:
+    """Save `cache` (what save_cache would dump, with OPT_SORT_KEYS) when its files are a
+    cache read by part and the cache file is still the one they were read from: the bytes of
+    every entry taken unchanged from that file are copied from it in the kernel (runs of them
+    as one range), the others dumped, and the table's rows made as they are placed. The same
+    bytes and table as a whole dump (tests/tasks/checks/test_cache_parts.py). False: the file
+    already held these bytes (nothing written); None: not a cache read by part (the caller
+    dumps it whole)."""
+    files = cache["files"]
+    source = next((entry.source for entry in files.values() if type(entry) is LazyEntry), None)
+    path = root / RECONCILE_CACHE_FILE
+    if source is None or not source.holds(path):
+        return None
+    dumps, sort = orjson.dumps, orjson.OPT_SORT_KEYS
+    top = cast(dict[str, Any], cache)
+    skeleton = dumps({**top, "files": {}}, option=sort)
+    cut = skeleton.find(b'"files":{}') + len(_FILES_KEY)
+    head, tail = skeleton[:cut], skeleton[cut:]
+    parts: list[bytes | list[int]] = [head]
+    rows: list[list[Any]] = []
+    position = len(head)
+    for number, rel in enumerate(sorted(files)):
+        entry, key = files[rel], dumps(rel)
+        position += len(key) + 1 + (number > 0)
+        if type(entry) is LazyEntry and entry.source is source:
+            offset, size = entry.at
+            start, last = offset - len(key) - 1, parts[-1]
+            if number > 0 and isinstance(last, list) and sum(last) + 1 == start:
+                last[1] = offset + size - last[0]  # the next entry in the old file too
+            else:
+                parts += [b","] if number > 0 else []
+                parts.append([start, offset + size - start])
+        else:
+            data = dumps(entry, option=sort)
+            size = len(data)
+            parts.append((b"," if number > 0 else b"") + key + b":" + data)
+        rows.append([rel, entry["size"], entry["mtime_ns"], entry["ctime_ns"], entry["ino"],
+                     entry["hash"], position, size])
+        position += size
+    parts.append(tail)
+    if source.unchanged(parts):
+        return False
+    atomic_write_parts(path, [part if isinstance(part, bytes) else (part[0], part[1])
+                              for part in parts])
+    table = root / ROWS_FILE
+    table.unlink(missing_ok=True)
+    identity = file_identity(path)
+    if identity is not None:
+        _save_table(table, identity, rows, top)
+    return True
 
 
 class _CacheFile:
@@ -91,6 +148,26 @@ class _CacheFile:
         self.whole: dict[str, Any] | None = None
         self.reads = 0
         weakref.finalize(self, os.close, fd)
+
+    def holds(self, path: Path) -> bool:
+        """Whether `path` is still the file this was opened on (same inode, size, times)."""
+        try:
+            now, opened = os.stat(path), os.fstat(self.fd)
+        except OSError:
+            return False
+        return (now.st_ino, now.st_dev, now.st_size, now.st_mtime_ns, now.st_ctime_ns) == (
+            opened.st_ino, opened.st_dev, opened.st_size, opened.st_mtime_ns, opened.st_ctime_ns)
+
+    def unchanged(self, parts: list[bytes | list[int]]) -> bool:
+        """Whether `parts` (save_by_part's: a head, one range, a tail) are this file's bytes."""
+        if len(parts) != 3 or not isinstance(parts[1], list):
+            return False
+        head, (start, count), tail = parts
+        size = os.fstat(self.fd).st_size
+        return (isinstance(head, bytes) and isinstance(tail, bytes) and start == len(head)
+                and start + count + len(tail) == size
+                and os.pread(self.fd, len(head), 0) == head
+                and os.pread(self.fd, len(tail), start + count) == tail)
 
     def facts(self, rel: str, entry: LazyEntry) -> FileFacts:
         self.reads += 1

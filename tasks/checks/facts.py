@@ -184,10 +184,12 @@ class ErasedDelta:
     """What the erased-facts gate needs of a graph read by delta (tasks/checks/graph_delta.py):
     digests the changed entities and every relation have now (`present`), and digests the
     changed entities and relations had in the cached graph and no longer have, with the text
-    the baseline holds for them (`lost`)."""
+    the baseline holds for them (`lost`). `digests`: when every relation was hashed (a repair
+    run's read), the present digests with their texts, which the observation baseline takes."""
 
     present: frozenset[str]
     lost: dict[str, str]
+    digests: dict[str, str] | None = None
 
 
 class GraphTransient(TypedDict, total=False):

@@ -139,9 +139,10 @@ def _erased_delta(frame: dict[str, Any], delta: GraphDelta, new_parts: dict[str,
                   ) -> ErasedDelta:
     """The digests the changed entities and the relations have now (those the gate can ask
     about: _asked_sources) and those the changed entities and relations had and lost."""
-    present: set[str] = set()
+    texts: dict[str, str] = {}
     for part in new_parts.values():
-        present.update(part.digests)
+        texts.update(part.digests)
+    present = set(texts)
     had: dict[str, str] = {}
     asked: set[str] = set()  # the entities whose digests had are not all answered yet
     for key in delta.old:
@@ -156,9 +157,10 @@ def _erased_delta(frame: dict[str, Any], delta: GraphDelta, new_parts: dict[str,
     sources = _asked_sources(asked, present, erased)
     if sources is not None:
         rows = {row for row in rows if entity_key(row[0]) in sources or "|" in row[0]}
-    present.update(relation_digests(rows))
+    texts.update(relation_digests(rows))
+    present.update(texts)
     lost = {digest: text for digest, text in had.items() if digest not in present}
-    return ErasedDelta(frozenset(present), lost)
+    return ErasedDelta(frozenset(present), lost, texts if sources is None else None)
 
 
 def _asked_sources(asked: set[str], present: set[str],

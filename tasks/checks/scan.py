@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import orjson
 from pydantic import BaseModel
@@ -38,7 +38,13 @@ from schemas.graph import (
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
-from tasks.checks.cache_parts import LazyEntry, PartFiles, files_start, write_rows
+from tasks.checks.cache_parts import (
+    LazyEntry,
+    PartFiles,
+    files_start,
+    save_by_part,
+    write_rows,
+)
 from tasks.checks.context_facts import TRUSTED_FILES, written_context_facts
 from tasks.checks.digest_table import BASELINE_OPTIONS, DigestTable
 from tasks.checks.entity_rows import page_digest
@@ -479,14 +485,16 @@ def _well_formed(cache: dict[str, Any]) -> bool:
 
 
 def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None, *,
-                digests: bool = True, graph_delta: bool = False) -> Scan:
+                digests: bool = True, graph_delta: bool | Literal["every"] = False) -> Scan:
     """stat everything (or take `walked`, a walk just made); read and parse only files that
     changed since `cache`. `digests`: a graph read keeps its observation digests and stale
     summary in `transient` (the erased-facts gate and stale marking read them; a million
     digests at 100,000 pages). `graph_delta`: a graph that distill wrote by entity since the
     cache is read by its changed entities (tasks/checks/graph_delta.py), with an ErasedDelta
     for the erased-facts gate and no stale summary: for a check, whose cache is not saved, when
-    the cache and observation baseline are the pair the last repair run saved."""
+    the cache and observation baseline are the pair the last repair run saved. "every": that
+    read hashes every relation, so its ErasedDelta has every digest the graph has beyond the
+    cached one (a repair run's: the observation baseline takes them)."""
     cache = cache or {}
     cached_files = cache.get("files", {})
     walked = walked or walk_root(root)
@@ -496,7 +504,9 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
                 state=state, walked=walked)
     changed = todo = _unchanged_first(scan, stats, cached_files)
     kept = len(scan.files) - len(todo)
-    by_delta = (_graph_by_delta(root, todo, cached_files, state.get("erased_observations", {}))
+    by_delta = (_graph_by_delta(root, todo, cached_files,
+                                None if graph_delta == "every"
+                                else state.get("erased_observations", {}))
                 if graph_delta and digests else None)
     if by_delta is not None:
         todo = [item for item in todo if item[0] != GRAPH_FILE]
@@ -570,17 +580,17 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
 
 
 def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
-                    cached_files: dict[str, FileEntry], erased: dict[str, str]
+                    cached_files: dict[str, FileEntry], erased: dict[str, str] | None
                     ) -> DeltaRead | None:
     """The changed graph's facts from its changed entities, when the writes since the cache
     were recorded (else None: it is read whole). `erased`: the cache's erased facts (the
-    erased-facts gate asks about each)."""
+    erased-facts gate asks about each); None: every relation is hashed."""
     cached = cached_files.get(GRAPH_FILE)
     if cached is None or all(rel != GRAPH_FILE for rel, _ in todo):
         return None
     from tasks.checks.graph_delta import read_graph_delta  # a check right after an ingest
 
-    return read_graph_delta(root / GRAPH_FILE, cached, erased.keys())
+    return read_graph_delta(root / GRAPH_FILE, cached, None if erased is None else erased.keys())
 
 
 def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
@@ -710,6 +720,10 @@ def save_cache(scan: Scan) -> bool:
         scan.observation_baseline = None
         for transient in scan.transient.values():
             transient.pop("obs_digests", None)
+    spliced = save_by_part(scan.root, cache_of(scan))  # a cache read by part: by part
+    if spliced is not None:
+        trim_heap()
+        return spliced
     data = cache_bytes(scan)
     wrote = atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, data, validate=False)
     start, total = files_start(data), len(data)

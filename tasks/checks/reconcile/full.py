@@ -9,7 +9,7 @@ RepairPlan. `apply_repairs` (tasks/checks/reconcile/repairs.py) is the one write
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -55,7 +55,7 @@ class CheckResult:
     findings: list[Finding]
     counts: HealthCounts
     plan: RepairPlan
-    pages: PageBasis | None = None  # what a later check's page gates start from (all checked)
+    pages: PageBasis | None = None  # what a later check's page gates start from
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,7 @@ def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT
         findings += gate_findings
         plan.repairs += repairs
     return CheckResult(findings=findings, counts=context.health_counts(),
-                       plan=plan if repair else RepairPlan(),
-                       pages=basis_of(scan, context) if recheck is None else None)
+                       plan=plan if repair else RepairPlan(), pages=basis_of(scan, context))
 
 
 def _rescan(scan: Scan, written: list[str] | None = None, *, digests: bool = True) -> Scan:
@@ -127,6 +126,10 @@ class _Passes:
     bytes_read: int
     first_scan: Scan | None = None  # the scan the first check ran on
     settled: bool = False  # the check left every baseline of the cache as it found it
+    # a run by the change (_delta_scan): its first check's Recheck, and the files whose facts
+    # changed since its scan (the run's own writes): the next run's check starts from them
+    recheck: Recheck | None = None
+    since_first: set[str] = field(default_factory=set)
     # the search index's deep check, made beside the first check (index.deep_check_ahead)
     index_passed: Aside[list[int] | None] | None = None
 
@@ -142,11 +145,10 @@ class _Passes:
         trim_heap()
 
 
-def _check_and_repair(operation: Operation, scan: Scan, *, check: bool,
-                      recheck: Recheck | None = None) -> _Passes:
+def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Passes:
     limit = operation.settings.page_limit_chars
-    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit,
-                                      recheck=recheck), [], len(scan.changed), scan.bytes_read)
+    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit),
+                   [], len(scan.changed), scan.bytes_read)
     passes = 0
     failed: list[Finding] = []
     while (not check and not done.result.plan.empty() and passes < MAX_REPAIR_PASSES
@@ -176,17 +178,26 @@ def full_check(operation: Operation, walked: Walked, *, check: bool
 
 def _full_check(operation: Operation, walked: Walked, *, check: bool
                 ) -> tuple[_Passes, CheckResult]:
-    # a check reads a graph distill wrote by entity by its changed entities (graph_delta.py)
-    by_delta = check and bookkeeping_holds(operation.root)
-    # and reads of the cache the stat of each file, the facts of those it asks for
-    cache = (by_delta and load_by_part(operation.root, CACHE_VERSION)) or load_cache(operation.root)
-    scan = scan_memory(operation.root, cache, walked, graph_delta=by_delta)
-    # and runs the per-page gates on the pages that may have changed (page_recheck.py)
-    basis = PageBasis.from_json(recorded_pages(operation.root)) if by_delta else None
-    recheck = Recheck(basis, cache.get("files", {})) if basis is not None else None
-    state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
-    index_passed = _index_check_ahead(operation, len(scan.files))
-    done = _check_and_repair(operation, scan, check=check, recheck=recheck)
+    # from the cache and baseline the last repair run saved (verdict.bookkeeping_holds), a
+    # check, and a repair run whose check plans no repair, go by the change (_delta_scan)
+    delta = _delta_scan(operation, walked, check=check) if bookkeeping_holds(operation.root) else None
+    index_passed = None
+    if delta is not None:
+        scan, recheck = delta
+        state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
+        index_passed = _index_check_ahead(operation, len(scan.files))
+        first = check_memory(scan, repair=not check, recheck=recheck,
+                             page_limit_chars=operation.settings.page_limit_chars)
+        if check or first.plan.empty():
+            done = _Passes(scan, first, [], len(scan.changed), scan.bytes_read, recheck=recheck)
+        else:  # repairs to make: the full path plans and applies them
+            del scan, first
+            delta = None
+    if delta is None:
+        scan = scan_memory(operation.root, load_cache(operation.root), walked)
+        state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
+        index_passed = index_passed or _index_check_ahead(operation, len(scan.files))
+        done = _check_and_repair(operation, scan, check=check)
     done.index_passed = index_passed
     if not check:  # stale facts are marked in the graph, never deleted
         marks = apply_stale_marks(operation, done.scan)
@@ -195,10 +206,37 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
             # the marks wrote the graph alone, and changed no observation: the digests the
             # erased-facts gate compared are this graph's too, so the rescan collects none
             done.scan = _rescan(done.scan, [GRAPH_FILE], digests=False)
+            done.since_first |= done.scan.changed
     # A check that moved a baseline (a new page's created_at, the log, erased facts) would not
     # find the same on its next run: such a run is no verdict.
     done.settled = orjson.dumps(done.scan.state, option=orjson.OPT_SORT_KEYS) == state_before
     return done, done.result
+
+
+def _delta_scan(operation: Operation, walked: Walked, *, check: bool
+                ) -> tuple[Scan, Recheck | None] | None:
+    """The scan by the change since the last repair run's cache: its stat of each file and
+    the facts of those asked for (cache_parts.load_by_part), the graph by the entities
+    distill wrote (graph_delta.py); and the Recheck of the per-page gates (page_recheck.py).
+    A repair run's needs the verdict's PageBasis (else None: the full path), hashes every
+    relation the graph has (the observation baseline takes the digests) and its graph entry
+    the file's sha256 (the cache is saved)."""
+    root = operation.root
+    basis = PageBasis.from_json(recorded_pages(root))
+    cache = load_by_part(root, CACHE_VERSION)
+    if not check and (basis is None or cache is None):
+        return None
+    cache = cache or load_cache(root)
+    scan = scan_memory(root, cache, walked, graph_delta=True if check else "every")
+    graph = scan.files.get(GRAPH_FILE)
+    if not check and graph is not None and not graph["hash"]:  # read by delta: not hashed
+        from tasks.store.digests import file_digests
+
+        digest = file_digests(operation.layout, [operation.layout.graph_file])[0]
+        if digest is None:
+            return None
+        graph["hash"] = digest
+    return scan, Recheck(basis, cache.get("files", {})) if basis is not None else None
 
 
 @dataclass
@@ -261,6 +299,7 @@ def _finish_passes(operation: Operation, done: _Passes) -> Aside[NextRunCheck | 
     if log_operation(operation.layout, operation.stage):
         wrote = True
         done.scan = _rescan(done.scan, [LOG_FILE])  # the log entry is all it wrote
+        done.since_first |= done.scan.changed
         check_log(done.scan)  # moves the log baseline past this run's own entry
     if not wrote:
         save_cache(done.scan)
@@ -269,18 +308,26 @@ def _finish_passes(operation: Operation, done: _Passes) -> Aside[NextRunCheck | 
                                         result.pages))
     # the next run's scan as the saved cache gives it back (save_cache changes none of it)
     following = _next_run_scan(done.scan)
+    recheck = None
+    if done.recheck is not None and done.first_scan is not None and done.result.pages:
+        # by delta: from the first check, over what the run wrote since (page_recheck.py)
+        following.changed = set(done.since_first)
+        recheck = Recheck(done.result.pages, done.first_scan.files)
     pending = run_aside(partial(_check_next_run, following, done.scan.state,
-                                operation.settings.page_limit_chars), len(following.files))
+                                operation.settings.page_limit_chars, recheck),
+                        len(following.files) if recheck is None else len(following.changed))
     save_cache(done.scan)
     return pending
 
 
-def _check_next_run(following: Scan, state: object, page_limit_chars: int
-                    ) -> NextRunCheck | None:
+def _check_next_run(following: Scan, state: object, page_limit_chars: int,
+                    recheck: Recheck | None = None) -> NextRunCheck | None:
     """check_memory of the next run's scan; None when it moves a baseline of `state` (the
-    state this run saved): then the next run would not find the same, and there is no verdict."""
+    state this run saved): then the next run would not find the same, and there is no verdict.
+    `recheck`: the run's first check by delta and the files its scan held."""
     with collector_paused():
-        result = check_memory(following, repair=True, page_limit_chars=page_limit_chars)
+        result = check_memory(following, repair=True, page_limit_chars=page_limit_chars,
+                              recheck=recheck)
     if following.state != state:
         return None
     return NextRunCheck(result.findings, result.counts, result.plan.empty(), result.pages)

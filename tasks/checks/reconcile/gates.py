@@ -324,10 +324,12 @@ def check_pages(scan: Scan, context: GateContext) -> GateResult:
                 repairs += page_repairs
         if len(findings) != found or len(outside) != looked_outside:
             context.noted_pages.add(rel)
-    if outside and context.pages_to_check is None:
-        # a target is looked up on disk once per check: every page that names it is noted
-        context.noted_pages.update(rel for rel in context.pages
-                                   if _names_any(scan.page(rel), outside))
+    if outside:
+        # a target is looked up on disk once per check: every page that names it is noted (of
+        # the pages checked: any other names only files the scan holds, page_recheck.py)
+        context.noted_pages.update(
+            rel for rel in (context.pages if context.pages_to_check is None
+                            else context.pages_to_check) if _names_any(scan.page(rel), outside))
     return findings, repairs
 
 
@@ -399,9 +401,9 @@ def _known_drift(scan: Scan, context: GateContext, catalog: str
 
 def _note_in_step(scan: Scan, context: GateContext, catalog: str, drift: tuple[list[str], ...]
                   ) -> None:
-    """A check of every page keeps the catalogs it finds in step for a later check."""
-    if (context.pages_to_check is None and catalog in scan.files and scan.problem(catalog) is None
-            and not any(drift)):
+    """A check keeps the catalogs it finds in step for a later check (a check by the change
+    knows each catalog's drift as the full one: catalog_recheck.py)."""
+    if catalog in scan.files and scan.problem(catalog) is None and not any(drift):
         context.catalogs_in_step.add(catalog)
 
 
@@ -488,6 +490,20 @@ def _apply_erased_delta(scan: Scan, delta: ErasedDelta) -> None:
               if d not in delta.present}
     erased.update(delta.lost)
     scan.state["erased_observations"] = dict(sorted(erased.items()))
+    if delta.digests is not None:  # a repair run's: the baseline takes the graph's digests
+        _baseline_takes(scan, delta.digests)
+
+
+def _baseline_takes(scan: Scan, digests: dict[str, str]) -> None:
+    """_update_baseline's baseline for a graph read by delta: the saved one holds every digest
+    of the cached graph with its text (the last repair run's), so it and the digests of the
+    changed entities and of every relation (`digests`) are the baseline and the graph's
+    digests; written only when that differs from the saved one."""
+    baseline = scan.load_observation_baseline()
+    if all(baseline.get(digest) == text for digest, text in digests.items()):
+        scan.observation_baseline = None  # the saved file holds it (read back when asked)
+        return
+    baseline.update(digests)
 
 
 _SHORT_BASELINE = 64  # bytes: a longer baseline file is not read here to see if it is empty

@@ -13,6 +13,7 @@ import orjson
 import pytest
 
 from tasks.checks import cache_parts
+from tasks.checks import scan as scan_module
 from tasks.checks.cache_parts import ROWS_FILE, LazyEntry, load_by_part
 from tasks.checks.reconcile import full
 from tasks.checks.scan import CACHE_VERSION, content_hash, load_cache
@@ -175,3 +176,44 @@ def test_past_many_reads_the_whole_file_is_parsed_once(memory: tuple[Path, Path]
     assert all(by_part["files"][rel]["facts"] == entry["facts"] for rel, entry in whole.items())
     size = (root / RECONCILE_CACHE_FILE).stat().st_size
     assert len(parses) == 4 and parses[-1] == size  # three entries, then the whole file once
+
+
+def _saved(root: Path) -> tuple[bytes, bytes]:
+    return (root / RECONCILE_CACHE_FILE).read_bytes(), (root / ROWS_FILE).read_bytes()
+
+
+def test_a_cache_saved_by_part_is_the_whole_dump(memory: tuple[Path, Path],
+                                                 tmp_path: Path) -> None:
+    """save_by_part writes the bytes and the table a whole dump writes: entries kept as read by
+    part (their ranges copied, runs of them at once), changed ones, a new and a removed one,
+    and baselines moved; nothing written when nothing changed; None for a cache loaded whole."""
+    root, _ = memory
+    before = _saved(root)
+    assert cache_parts.save_by_part(root, load_by_part(root, CACHE_VERSION)) is False
+    assert _saved(root) == before
+    assert cache_parts.save_by_part(root, load_cache(root)) is None
+    twin = tmp_path / "twin"
+    shutil.copytree(root, twin)
+    by_part, whole = load_by_part(root, CACHE_VERSION), load_cache(twin)
+    assert by_part is not None
+    paths = sorted(whole["files"])
+    changed, gone = paths[len(paths) // 2], paths[1]
+    for cache in (by_part, whole):
+        files = cache["files"]
+        files[changed] = {**files[changed], "hash": "0" * 64, "facts": {"problem": None}}
+        files["wiki/a-new-page.md"] = {"size": 1, "mtime_ns": 2, "ctime_ns": 3, "ino": 4,
+                                       "hash": "1" * 64, "facts": {"problem": None}}
+        del files[gone]
+        cache["files"] = dict(sorted(files.items()))
+        cache["created_at"] = {**cache.get("created_at", {}), "wiki/a-new-page.md": "x"}
+    assert cache_parts.save_by_part(root, by_part) is True
+    scan_module.save_cache(scan_module.Scan(
+        root=twin, files=whole["files"], modes={}, dirs=set(),
+        state={k: v for k, v in whole.items() if k not in ("files", "version")}))  # type: ignore[typeddict-item]
+    cache_bytes, table = _saved(root)
+    assert cache_bytes == _saved(twin)[0]
+    assert orjson.loads(table)["rows"] == orjson.loads(_saved(twin)[1])["rows"]
+    again = load_by_part(root, CACHE_VERSION)
+    assert again is not None and orjson.dumps(
+        {rel: dict(entry, facts=entry["facts"]) for rel, entry in again["files"].items()},
+        option=orjson.OPT_SORT_KEYS) == orjson.dumps(whole["files"], option=orjson.OPT_SORT_KEYS)

@@ -139,3 +139,21 @@ def test_basis_json_round_trip() -> None:
                                 "catalogs": []}) is None
     assert PageBasis.from_json({"noted": ["a.md"], "dirs": ["wiki"], "unreadable": []}) is None
     assert PageBasis.from_json(None) is None
+
+
+def test_a_verdict_a_repair_run_by_the_change_recorded_keeps_the_checks_by_the_change(
+        memory: tuple[Path, Path], checked: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repair run right after an ingest goes by the change (full._delta_scan) and records a
+    PageBasis made by the change: the check after the next ingest still runs the per-page gates
+    on few pages, and finds what the full check finds."""
+    root, notes = memory
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    reconcile(root, check=False)
+    assert len(checked) == 2  # its check and the next run's, both by the change
+    basis = orjson.loads((root / VERDICT_FILE).read_bytes())["pages"]
+    assert LINKING in basis["noted"] and basis["catalogs"]
+    ingest(root, notes, "nats", 1, monkeypatch)
+    checked.clear()
+    by_delta = reconcile(root, check=True)
+    assert len(checked) == 1 and 0 < checked[0] < by_delta.counts.pages_total // 2
+    assert found(by_delta) == found(full_check(root))
