@@ -44,13 +44,12 @@ from tasks.checks.facts import (
 from tasks.checks.graph_facts import (
     EntityPart,
     entity_part,
-    increasing,
     relation_digests,
-    relation_key,
     relation_rows,
     rows_digest,
 )
 from tasks.store.graph_delta import GraphDelta, digested_rows, graph_delta
+from tasks.store.graph_order import increasing, relation_key
 from tasks.store.graph_segments import GraphSegments
 
 

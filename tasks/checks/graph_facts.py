@@ -32,6 +32,7 @@ from tasks.checks.facts import (
     ObservationRow,
     StaleSummary,
 )
+from tasks.store.graph_order import entity_in_order, increasing, relation_key
 
 # A "key: value" fact, as written by hand (`owner: platform team`) or in the spec's observation
 # form (`[fact] Owner: platform team #ownership`): a key of at most three words.
@@ -103,39 +104,6 @@ def relation_digests(rows: Iterable[tuple[str, str, str]]) -> dict[str, str]:
     """Digest -> "relation A -type-> B" of (source, type, target) rows."""
     return {_digest(name_key(source), f"{RELATION_PREFIX}{kind.strip()} {name_key(target)}"):
             f"{RELATION_PREFIX}{source} -{kind.strip()}-> {target}" for source, kind, target in rows}
-
-
-def increasing(keys: Iterable[Any]) -> bool:
-    previous: Any = None
-    for n, key in enumerate(keys):
-        if n and not previous < key:
-            return False
-        previous = key
-    return True
-
-
-def relation_key(relation: dict[str, Any]) -> str:
-    return "|".join(name_key(relation[part])
-                    for part in ("sourceEntityName", "relationType", "targetEntityName"))
-
-
-def graph_is_normalized(graph: dict[str, Any]) -> bool:
-    """True when normalize_graph would return the graph unchanged (same dedup keys and order),
-    checked without copying 100,000 observations: every sorted list is strictly increasing."""
-    entities = graph["entities"]
-    if not increasing(name_key(e["entityName"]) for e in entities):
-        return False
-    for entity in entities:
-        observations = entity.get("observations") or ()
-        if any(o != o.strip() for o in observations) or not increasing(observations):
-            return False
-        if not increasing((p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"])
-                           for p in entity.get("observationProvenance") or ()):
-            return False
-        if not increasing((s["observation"], s.get("supersededBy") or "")
-                           for s in entity.get("supersededObservations") or ()):
-            return False
-    return increasing(relation_key(r) for r in graph["relations"])
 
 
 def _attribute(text: str) -> re.Match[str] | None:
@@ -223,7 +191,7 @@ class GraphFactsBuilder:
         key = name_key(name)
         facts = self.facts
         if facts["normalized"] and not (
-                (self._last_key is None or self._last_key < key) and _entity_normalized(entity)):
+                (self._last_key is None or self._last_key < key) and entity_in_order(entity)):
             facts["normalized"] = False
         self._last_key = key
         self._names.add(key)
@@ -360,16 +328,6 @@ def _add_stale(summary: StaleSummary, entity: dict[str, Any]) -> None:
             counts = groups.setdefault(frozenset(found), [0, 0])
             counts[0] += 1
             counts[1] += text in marked
-
-
-def _entity_normalized(entity: dict[str, Any]) -> bool:
-    """graph_is_normalized's checks within one entity."""
-    observations = entity.get("observations") or ()
-    return (not any(o != o.strip() for o in observations) and increasing(observations)
-            and increasing((p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"])
-                            for p in entity.get("observationProvenance") or ())
-            and increasing((s["observation"], s.get("supersededBy") or "")
-                            for s in entity.get("supersededObservations") or ()))
 
 
 def graph_facts(graph: dict[str, Any]) -> GraphFacts:

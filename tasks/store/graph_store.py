@@ -8,7 +8,7 @@ observations, against building models); change one, change all four.
 - `normalize_graph` here: on pydantic models (the reference);
 - `normalize_graph_data` here: on the file's plain dicts (distill's hot path), with the
   TypedDict mirrors of the models;
-- `tasks.checks.graph_facts.graph_is_normalized`: a check without copying, for reconcile;
+- `tasks.store.graph_order.graph_is_normalized`: a check without copying, for reconcile;
 - distill's `GraphMerge`: folds duplicates as it merges, first seen wins.
 
 Tests hold them to the same results: tests/tasks/store/test_graph_fast_path.py (the dict path

@@ -14,11 +14,11 @@ import pytest
 from flows.ingest import ingest_flow
 from schemas.graph import entity_key
 from tasks.checks import graph_delta as check_side
-from tasks.checks.graph_facts import relation_key
 from tasks.checks.reconcile import reconcile_memory
 from tasks.checks.reconcile.verdict import VERDICT_FILE
 from tasks.checks.scan import load_cache, scan_memory
 from tasks.store.graph_delta import DELTA_FILE
+from tasks.store.graph_order import relation_key
 from tasks.store.graph_segments import GraphSegments, save_graph_changes
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings

@@ -15,13 +15,13 @@ from tasks.checks.graph_facts import (
     _attribute,
     content_facts,
     graph_facts_and_digests,
-    graph_is_normalized,
     graph_json,
     observation_digest,
     observation_digests,
 )
 from tasks.checks.scan import _stream_graph, content_hash, parse_jsonc_facts
 from tasks.store.filememo import file_identity
+from tasks.store.graph_order import graph_is_normalized
 from tasks.store.graph_store import normalize_graph, save_graph
 from tasks.store.written import as_written, record_validated
 

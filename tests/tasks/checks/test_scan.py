@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas.graph import GraphEntity, GraphRelation, KnowledgeGraph
-from tasks.checks.graph_facts import graph_is_normalized
 from tasks.checks.scan import kind_of, markdown_links, parse_page_facts, scan_memory
+from tasks.store.graph_order import graph_is_normalized
 from tasks.store.graph_store import normalize_graph
 from tests.memory_builder import build_healthy_memory
 
