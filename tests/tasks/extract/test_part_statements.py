@@ -1,0 +1,147 @@
+"""Every statement of a design section and of a meeting's topic (cov67a): each sentence and
+list item kept with its own lines, a meeting's by what it says; a decision log's sections are no
+topics, and a roll, an agenda, a question or a lead-in is no statement. Fixtures written for
+these tests."""
+
+from __future__ import annotations
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+
+PROPOSAL = """# RFC-12: Shared image cache
+
+Status: Accepted
+
+## Summary
+
+Build agents share one image cache.
+
+## Detailed design
+
+One registry mirror runs per data centre, on two VMs behind the load balancer.
+
+## Proposed solution
+
+- Agents pull through the mirror; a miss goes to the upstream registry.
+- The mirror keeps images for 30 days.
+
+Images are signed before the mirror serves them. Unsigned images are refused.
+
+## Alternatives
+
+A cache per agent was rejected: disks fill up.
+"""
+
+WITHDRAWN = PROPOSAL.replace("Status: Accepted", "Status: Withdrawn")
+
+MEETING = """# Build team weekly, 4 March 2026
+
+## Attendees
+
+Ana Ruiz, Bo Lind, Chen Wei
+
+## Agenda
+
+1. Image cache rollout
+2. Flaky runners
+
+## 1. Image cache rollout
+
+- The mirror in the north data centre has served 9,000 pulls since Monday.
+- Bo worries the south mirror shares one disk with the CI database.
+- Moving the mirror to its own VM was not agreed because the budget is spent.
+- Platform Ops will resize the south disk on Friday.
+- **Agreed:** the south mirror goes live on 11 March.
+
+## 2. Flaky runners
+
+Three runners failed health checks this week. Which pool are they in?
+
+The plan:
+
+- [ ] check the runner image
+"""
+
+LOG = """# Build decision log
+
+| ID | Date | Decision | Status |
+|----|------|----------|--------|
+| BD-1 | 2026-01-04 | Images are built once and promoted | Agreed |
+| BD-2 | 2026-02-01 | Runners are rebuilt every night | Agreed |
+
+## Notes
+
+The runner pool was smaller back then.
+"""
+
+
+def _extract(text: str, name: str = "docs/x.md") -> Extraction:
+    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", name))
+
+
+def _spans(result: Extraction) -> dict[str, tuple[int, int]]:
+    return {o.text: (o.line_start, o.line_end) for o in result.observations}
+
+
+def test_each_item_of_a_proposed_solution_is_a_design_of_its_own() -> None:
+    found = _spans(_extract(PROPOSAL))
+    assert found["Design: One registry mirror runs per data centre, on two VMs behind the load balancer."] == (11, 11)
+    assert found["Design: Agents pull through the mirror; a miss goes to the upstream registry."] == (15, 15)
+    assert found["Design: The mirror keeps images for 30 days."] == (16, 16)
+    assert found["Design: Images are signed before the mirror serves them."] == (18, 18)
+    assert found["Design: Unsigned images are refused."] == (18, 18)
+    assert not any(text.startswith("Design: A cache per agent") for text in found)  # another part's
+
+
+def test_a_withdrawn_proposal_keeps_its_design_as_the_design_it_withdrew() -> None:
+    found = _spans(_extract(WITHDRAWN))
+    assert "Withdrawn design: The mirror keeps images for 30 days." in found
+    assert not any(text.startswith("Design: ") for text in found)
+
+
+def test_each_statement_of_a_meeting_topic_is_kept_by_what_it_says() -> None:
+    found = _spans(_extract(MEETING, "notes/2026-03-04.md"))
+    assert found["Outcome: The mirror in the north data centre has served 9,000 pulls since Monday."] == (14, 14)
+    assert found["Risk: Bo worries the south mirror shares one disk with the CI database."] == (15, 15)
+    assert found["Rejected: Moving the mirror to its own VM was not agreed because the budget is spent."] == (16, 16)
+    assert found["Action item: Platform Ops will resize the south disk on Friday."] == (17, 17)
+    assert found["Outcome: Three runners failed health checks this week."] == (22, 22)
+    # what another reader kept is not kept again; a question, a lead-in, a check box, the roll
+    # and the agenda are no statements
+    assert sum("the south mirror goes live on 11 March" in text for text in found) == 1
+    assert not any("Which pool" in text or "The plan" in text or "runner image" in text for text in found)
+    assert not any("Ana Ruiz" in text or "Flaky runners" in text for text in found)
+
+
+def test_a_decision_log_has_no_topics() -> None:
+    found = _spans(_extract(LOG, "decisions/log.md"))
+    assert not any("smaller back then" in text for text in found)
+
+
+ARCHITECTURE = """# Parcel ledger: architecture overview
+
+The parcel ledger records every parcel movement for billing.
+
+## Components
+
+| Component | Responsibility |
+|---|---|
+| ledger-api | Takes movements from the depots |
+| ledger-db | Keeps the movements |
+
+## How corrections work
+
+A correction is a new movement that reverses the old one. Corrections reach billing the next
+morning. Only the billing team may post a correction.
+
+## Glossary
+
+A movement is a scan of a parcel at a depot door.
+"""
+
+
+def test_each_statement_of_an_architecture_section_is_kept_as_its_design_or_rule() -> None:
+    found = _spans(_extract(ARCHITECTURE, "architecture/parcel-ledger.md"))
+    assert found["Design: A correction is a new movement that reverses the old one."] == (14, 14)
+    assert found["Design: Corrections reach billing the next morning."] == (14, 15)
+    assert any(text.startswith("Constraint: Only the billing team may post a correction.") for text in found)
+    assert not any("scan of a parcel" in text for text in found)  # a glossary describes no part
