@@ -145,3 +145,31 @@ def test_each_statement_of_an_architecture_section_is_kept_as_its_design_or_rule
     assert found["Design: Corrections reach billing the next morning."] == (14, 15)
     assert any(text.startswith("Constraint: Only the billing team may post a correction.") for text in found)
     assert not any("scan of a parcel" in text for text in found)  # a glossary describes no part
+
+
+NOTES = """# Storage sync, 2 June 2026
+
+## Attendees
+
+Ana, Bo
+
+## Backups
+
+AI-generated content may be inaccurate or misleading. Always check for accuracy.
+
+The nightly backup now finishes by 04:00 on every cluster. For more information, see the backup
+dashboard. ~~Tape copies are kept for a year.~~
+
+[To be completed by the storage team]
+
+Bo: the restore test passed, i.e. the whole
+bucket came back in two hours.
+"""
+
+
+def test_chrome_pointers_placeholders_and_struck_text_are_no_statements() -> None:
+    found = _spans(_extract(NOTES, "notes/2026-06-02.md"))
+    assert "Outcome: The nightly backup now finishes by 04:00 on every cluster." in found
+    assert not any("AI-generated" in text or "check for accuracy" in text for text in found)
+    assert not any("For more information" in text or "Tape copies" in text for text in found)
+    assert not any("To be completed" in text for text in found)
