@@ -164,12 +164,14 @@ _PROPOSAL_PARTS: _SectionKeys = (
     ("Constraint", ("appetite", "budget", "time budget")),
 )
 # (the names other readers use: a design's every statement, a meeting's topics; part_statements)
+PROPOSAL_SUMMARY_SECTIONS = _PROPOSAL_PARTS[0][1]
 PROPOSAL_DESIGN_SECTIONS = _PROPOSAL_PARTS[1][1]
 _NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope", "not in scope",
                         "non-requirements", "anti-goals", "explicit non-goals", "no-gos", "no gos",
                         # an Amazon narrative's plain-words heading
                         "what we are not doing", "what we're not doing", "what we will not do",
                         "what we won't do"})
+NON_GOAL_SECTIONS = _NON_GOALS
 _NON_GOALS_LINE_RE = re.compile(
     r"^\s*(?:\*\*|__)?(?:non-?goals|out\s+of\s+scope)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$", re.I
 )

@@ -26,9 +26,12 @@ from dataclasses import replace
 from tasks.extract.genre_conclusions import (
     ACTION_SECTIONS,
     DECISION_SECTIONS,
+    NON_GOAL_SECTIONS,
     PROPOSAL_DESIGN_SECTIONS,
+    PROPOSAL_SUMMARY_SECTIONS,
     states_rule,
 )
+from tasks.extract.genre_parts import PROPOSAL_SECTIONS
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import clean_lines, find_sections, part_fact
 from tasks.extract.genres import (
@@ -54,11 +57,14 @@ MAX_STATEMENTS = 40  # a document's statements kept here, in document order
 _NOT_STATEMENT_RE = re.compile(r"\[[ xX]\]|\[optional\]|<!--|^\s*\||\bAI-generated\b"
                                r"|\bmay\s+be\s+inaccurate\b|~~"
                                r"|\bgenerated\s+by\s+(?:Zoom|Gemini|Otter|Fireflies|AI)\b", re.I)
-# A statement that only points elsewhere ("For more information, see ...", "Please refer to ...")
-# or is a template's placeholder in brackets ("[To be completed by the security team]").
+# A statement that only points elsewhere ("For more information, ...", "See the runbook for ...")
+# or is a template's placeholder in brackets ("[To be completed by the security team]") or its
+# instruction to the author.
 _NO_CLAIM_RE = re.compile(r"^(?:for\s+(?:more|further)\s+(?:information|details)"
-                          r"|please\s+(?:see|check|refer|read)|see\s+(?:also\s+)?(?:the\s+)?(?:below|above|\[|https?:))|^\W*\[[^\]]*\]\W*$"
-                          r"|\bplease\s+(?:refer\s+to|check\s+out|see)\b", re.I)
+                          r"|please\s+(?:see|check|refer|read)|see\s)|^\W*\[[^\]]*\]\W*$"
+                          r"|\bplease\s+(?:refer\s+to|check\s+out|see)\b"
+                          # an instruction to the author left in ("... of your proposal would be")
+                          r"|\byour\s+(?:proposal|rfc|kep|design|change|feature|document)\b", re.I)
 # A bold or emphasised run-in heading that opens a paragraph or an item ("**1. Scanners.** Bruno:
 # ...", "*Note.* ..."): its name, not a statement's words.
 _RUN_IN_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)(\*\*|__|\*|_)(?=\S)[^*_]{1,80}?(?:[.:]\2|\2[.:])\s*(?=\S)")
@@ -93,6 +99,9 @@ def add_part_statements(result: Extraction, genre: str, structure: Structure) ->
     its observations (read after every other reader, so each of theirs keeps its label)."""
     if genre == PROPOSAL:
         found = design_statements(structure, PROPOSAL_DESIGN_SECTIONS, result.observations)
+        found += _part_statements(structure, _PROPOSAL_PARTS, result.observations + found)
+        found += topic_statements(structure, _PROPOSAL_KEYS, result.observations + found, told="Design",
+                                  skip=_NOT_DESIGN_RE)
         status = next((o.text for o in result.observations if o.text.startswith("Status: ")), "")
         never = _NEVER_ADOPTED_RE.search(status)
         if never:  # its design was never the team's: "Withdrawn design", as its reader writes it
@@ -107,6 +116,26 @@ def add_part_statements(result: Extraction, genre: str, structure: Structure) ->
 
 
 _NEVER_ADOPTED_RE = re.compile(r"withdrawn|rejected|declined|abandoned", re.I)
+
+
+# A proposal's parts other than its design, each read statement by statement under its label.
+# (its summary is one paragraph, its reader's: the summary sections are read by no other here)
+_PROPOSAL_PARTS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("Non-goal", NON_GOAL_SECTIONS), *PROPOSAL_SECTIONS)
+_PROPOSAL_KEYS = frozenset({key for _, keys in _PROPOSAL_PARTS for key in keys}
+                           | set(PROPOSAL_DESIGN_SECTIONS) | set(PROPOSAL_SUMMARY_SECTIONS))
+
+
+def _part_statements(structure: Structure, parts: tuple[tuple[str, frozenset[str]], ...],
+                     facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each statement of each part's sections (their own lines) that `facts` do not hold, under
+    the part's label."""
+    found: list[ObservationFact] = []
+    for label, keys in parts:
+        for section in find_sections(structure, keys):
+            spans = _unkept(statements(structure, structure.lines(section)), facts + found)
+            found += [part_fact(label, span, "detail") for span in spans]
+    return found[:MAX_STATEMENTS]
 
 
 def _log(structure: Structure, title: str) -> bool:
@@ -187,7 +216,9 @@ def design_statements(
 _NOT_DESIGN_RE = re.compile(
     r"\b(?:stor(?:y|ies)|risks?|caveats?|tests?|testing|graduation|upgrade|downgrade|skew|questionnaire"
     r"|alternatives?|drawbacks?|questions?|faq|history|monitoring|troubleshooting|scalability"
-    r"|dependencies|examples?|prior\s+art|rollout|rollback|goals?|non-goals?|motivation|summary)\b")
+    r"|dependencies|examples?|prior\s+art|rollout|rollback|goals?|non-goals?|motivation|summary"
+    # a template's sign-off list, and what may come after the proposal (a Rust RFC's "Future possibilities")
+    r"|checklist|sign-?off|future)\b")
 
 
 def _design_lines(structure: Structure, section: Section) -> list[tuple[int, str]]:
@@ -216,20 +247,22 @@ _NOT_DESCRIBED = frozenset({
 
 
 def topic_statements(
-    structure: Structure, claimed: frozenset[str], facts: list[ObservationFact], *, told: str = "Outcome"
+    structure: Structure, claimed: frozenset[str], facts: list[ObservationFact], *, told: str = "Outcome",
+    skip: re.Pattern[str] | None = None,
 ) -> list[ObservationFact]:
     """Each statement of a meeting's topics or an architecture page's sections (every section
     but the preamble, the roll and the sections named by `claimed`, which other readers read)
     that `facts` do not hold, labelled by what it says (`told` when it says no part)."""
     spans: list[LineSpan] = []
-    for section in _topics(structure, claimed):
+    for section in _topics(structure, claimed, skip):
         spans += statements(structure, structure.lines(section))
     return [part_fact(_topic_label(span[0], told), span, "detail")
             for span in _unkept(spans, facts)[:MAX_STATEMENTS]]
 
 
-def _topics(structure: Structure, claimed: frozenset[str]) -> list[Section]:
-    """The sections under the title but those `claimed` and the roll's (and their subsections)."""
+def _topics(structure: Structure, claimed: frozenset[str], skip: re.Pattern[str] | None) -> list[Section]:
+    """The sections under the title but those `claimed`, the roll's and those whose heading
+    `skip` finds (and their subsections)."""
     skipped = claimed | _ROLL_SECTIONS
     named = find_sections(structure, skipped)
     found: list[Section] = []
@@ -240,7 +273,8 @@ def _topics(structure: Structure, claimed: frozenset[str]) -> list[Section]:
         under = 0
         if index == 0 and section.level == 1:
             continue  # the title: the meeting's name, its roll and its links
-        if section in named or section_key(structure.title(section)) in skipped:
+        key = section_key(structure.title(section))
+        if section in named or key in skipped or skip is not None and skip.search(key):
             under = section.level
             continue
         found.append(section)

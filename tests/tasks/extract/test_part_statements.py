@@ -173,3 +173,55 @@ def test_chrome_pointers_placeholders_and_struck_text_are_no_statements() -> Non
     assert not any("AI-generated" in text or "check for accuracy" in text for text in found)
     assert not any("For more information" in text or "Tape copies" in text for text in found)
     assert not any("To be completed" in text for text in found)
+
+
+RFC = """# RFC-31: Signed build artefacts
+
+Status: Accepted
+
+## Summary
+
+Every artefact the build publishes is signed.
+
+## Motivation
+
+A tampered image reached staging in May.
+
+Nobody could tell which build produced it. Auditors ask for provenance from next year.
+
+## Design
+
+The build signs each artefact with a key held in the KMS.
+
+## Security
+
+Only the release pipeline may use the signing key. Keys rotate every 90 days.
+
+## Test plan
+
+We sign a test image in CI every night and verify it.
+
+## Future possibilities
+
+Think about what your proposal would allow next. Signing could cover SBOM files too.
+"""
+
+
+def test_a_proposal_keeps_each_statement_of_sections_of_no_part() -> None:
+    found = _spans(_extract(RFC, "rfcs/0031-signed-artefacts.md"))
+    assert any("Auditors ask for provenance" in text for text in found if text.startswith("Rationale: "))
+    # a section no part names ("Security"): its statements as the design, a rule as a rule
+    assert any(text.startswith("Constraint: Only the release pipeline may use the signing key.") for text in found)
+    assert found["Design: Keys rotate every 90 days."] == (21, 21)
+    # a test plan and what may come later are no design; an instruction to the author no statement
+    assert not any("verify it" in text or "SBOM" in text or "your proposal" in text for text in found)
+
+
+def test_each_paragraph_of_a_proposal_part_is_kept_under_the_part() -> None:
+    text = RFC.replace("## Test plan", "## Drawbacks\n\nSigning adds a minute to each build.\n\n"
+                       "A lost key blocks every release until a new one is issued.\n\n"
+                       "The verify step needs network access to the KMS.\n\n## Test plan")
+    found = _spans(_extract(text, "rfcs/0031-signed-artefacts.md"))
+    assert found["Drawback: Signing adds a minute to each build."] == (25, 25)
+    assert found["Drawback: A lost key blocks every release until a new one is issued."] == (27, 27)
+    assert found["Drawback: The verify step needs network access to the KMS."] == (29, 29)
