@@ -49,7 +49,7 @@ from tasks.extract.structure import Structure, section_key
 from tasks.markdown.blocks import Section
 
 MIN_WORDS = 4
-MAX_STATEMENTS = 40  # a document's statements kept here, in document order
+MAX_STATEMENTS = 25  # a document's statements kept here (a reader's, in document order)
 # What a statement must not carry: a check box, a template's optional mark, a comment, a
 # placeholder; a line that is a table's row (its cells are read by the table readers).
 # A notes tool's chrome (Zoom's and Gemini's "AI-generated content may be inaccurate", "Summary
@@ -102,6 +102,7 @@ def add_part_statements(result: Extraction, genre: str, structure: Structure) ->
         found += _part_statements(structure, _PROPOSAL_PARTS, result.observations + found)
         found += topic_statements(structure, _PROPOSAL_KEYS, result.observations + found, told="Design",
                                   skip=_NOT_DESIGN_RE)
+        found = found[:MAX_STATEMENTS]  # (its design first, then its parts, then the rest it states)
         status = next((o.text for o in result.observations if o.text.startswith("Status: ")), "")
         never = _NEVER_ADOPTED_RE.search(status)
         if never:  # its design was never the team's: "Withdrawn design", as its reader writes it

@@ -225,3 +225,14 @@ def test_each_paragraph_of_a_proposal_part_is_kept_under_the_part() -> None:
     assert found["Drawback: Signing adds a minute to each build."] == (25, 25)
     assert found["Drawback: A lost key blocks every release until a new one is issued."] == (27, 27)
     assert found["Drawback: The verify step needs network access to the KMS."] == (29, 29)
+
+
+def test_a_long_proposal_keeps_at_most_max_statements_more() -> None:
+    from tasks.extract.part_statements import MAX_STATEMENTS
+
+    steps = "\n\n".join(f"Step {n} copies shard {n} to the new cluster." for n in range(1, 41))
+    text = PROPOSAL.replace("## Alternatives", f"## Migration\n\n{steps}\n\n## Alternatives")
+    found = _extract(text).observations
+    added = [o for o in found if o.text.startswith("Design: Step ")]
+    # its design section's four statements first (PROPOSAL's), then the rest in document order
+    assert len(added) == MAX_STATEMENTS - 4 and added[0].text == "Design: Step 1 copies shard 1 to the new cluster."
