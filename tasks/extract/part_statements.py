@@ -64,7 +64,10 @@ _NO_CLAIM_RE = re.compile(r"^(?:for\s+(?:more|further)\s+(?:information|details)
                           r"|please\s+(?:see|check|refer|read)|see\s)|^\W*\[[^\]]*\]\W*$"
                           r"|\bplease\s+(?:refer\s+to|check\s+out|see)\b"
                           # an instruction to the author left in ("... of your proposal would be")
-                          r"|\byour\s+(?:proposal|rfc|kep|design|change|feature|document)\b", re.I)
+                          r"|\byour\s+(?:proposal|rfc|kep|design|change|feature|document)\b"
+                          # what a section says it does ("This section quickly summarizes the design")
+                          r"|^(?:this|the\s+(?:following|next|previous))\s+(?:sub-?)?(?:section|chapter|part)s?\b",
+                          re.I)
 # A bold or emphasised run-in heading that opens a paragraph or an item ("**1. Scanners.** Bruno:
 # ...", "*Note.* ..."): its name, not a statement's words.
 _RUN_IN_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)(\*\*|__|\*|_)(?=\S)[^*_]{1,80}?(?:[.:]\2|\2[.:])\s*(?=\S)")

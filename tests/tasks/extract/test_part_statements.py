@@ -231,8 +231,9 @@ def test_a_long_proposal_keeps_at_most_max_statements_more() -> None:
     from tasks.extract.part_statements import MAX_STATEMENTS
 
     steps = "\n\n".join(f"Step {n} copies shard {n} to the new cluster." for n in range(1, 41))
-    text = PROPOSAL.replace("## Alternatives", f"## Migration\n\n{steps}\n\n## Alternatives")
+    text = PROPOSAL.replace("## Alternatives", f"## Migration\n\nThis section explains how the shards move.\n\n{steps}\n\n## Alternatives")
     found = _extract(text).observations
     added = [o for o in found if o.text.startswith("Design: Step ")]
+    assert not any("This section" in o.text for o in found)  # what the section says it does
     # its design section's four statements first (PROPOSAL's), then the rest in document order
     assert len(added) == MAX_STATEMENTS - 4 and added[0].text == "Design: Step 1 copies shard 1 to the new cluster."
