@@ -16,6 +16,7 @@ from tasks.extract.genre_parts import record_risks
 from tasks.extract.genre_subjects import DECISION_RECORD, add_genre_subjects, notes_named_by_day
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
+from tasks.extract.part_statements import add_part_statements
 from tasks.extract.plain_conclusions import add_plain_conclusions, licence_text
 from tasks.extract.record_fields import document_title
 from tasks.extract.records import add_record_facts, classify_record
@@ -46,6 +47,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     elif genre is not None:
         add_genre_facts(result, genre, structure, meta, fields)
         add_plain_conclusions(result, structure, whole=False)  # the sections no genre reader claimed
+        add_part_statements(result, genre, structure)  # the rest a design or a meeting's topic states
     else:
         add_document_links(result, structure, fields)
         add_plain_conclusions(result, structure, whole=True)

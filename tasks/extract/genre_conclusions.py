@@ -164,11 +164,15 @@ _PROPOSAL_PARTS: _SectionKeys = (
     # the budget a pitch is shaped to (Shape Up's Appetite: "Six weeks, one designer")
     ("Constraint", ("appetite", "budget", "time budget")),
 )
+# (the names other readers use: a design's every statement, a meeting's topics; part_statements)
+PROPOSAL_SUMMARY_SECTIONS = _PROPOSAL_PARTS[0][1]
+PROPOSAL_DESIGN_SECTIONS = _PROPOSAL_PARTS[1][1]
 _NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope", "not in scope",
                         "non-requirements", "anti-goals", "explicit non-goals", "no-gos", "no gos",
                         # an Amazon narrative's plain-words heading
                         "what we are not doing", "what we're not doing", "what we will not do",
                         "what we won't do"})
+NON_GOAL_SECTIONS = _NON_GOALS
 _NON_GOALS_LINE_RE = re.compile(
     r"^\s*(?:\*\*|__)?(?:non-?goals|out\s+of\s+scope)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$", re.I
 )
@@ -933,6 +937,9 @@ def _stated_rules(structure: Structure, facts: list[ObservationFact]) -> list[Ob
     return [fact for fact in rule_items(structure) if fact.line_start not in stated]
 
 
+states_rule = _states_rule  # (a statement's rule, for part_statements)
+
+
 # The requirement key words of RFC 2119 as a specification writes them (upper case), not as the
 # boilerplate that defines them quotes them ('The key words "MUST", "MUST NOT" ...').
 _REQUIREMENT_RE = re.compile(r'(?<!")\b(?:MUST(?: NOT)?|SHALL(?: NOT)?|REQUIRED|MAY)\b(?!")')
@@ -1565,6 +1572,8 @@ def section_action_items(structure: Structure) -> list[ObservationFact]:
 # design's or a meeting's recommendation is a choice, not a task.
 # A review's "Tasks" (Meta's SEV review lists its follow-ups so) are its action items too; a
 # design's or a runbook's tasks are its work plan or its steps.
+ACTION_SECTIONS = _ACTION_SECTIONS
+DECISION_SECTIONS = _DECISION_SECTIONS
 _REVIEW_ACTION_SECTIONS = frozenset({"recommendations", "recommended actions", "recommendations and actions",
                                      "safety recommendations", "tasks", "sev tasks", "review tasks"})
 

@@ -72,6 +72,7 @@ _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
                                # Fedora's Change proposal's
                                "upgrade/compatibility impact"})),
 )
+PROPOSAL_SECTIONS = _PROPOSAL_SECTIONS  # (a part's every statement: part_statements)
 _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
                                   "what the service does",

@@ -43,5 +43,6 @@ def test_a_named_action_and_a_thing_agreed_in_the_notes_are_kept() -> None:
 def test_a_person_agreeing_a_common_word_before_to_and_a_design_are_not() -> None:
     said = _said()
     assert not any("Chen agreed with Bruno" in s for s in said if s.startswith("Decision: ")), said
-    assert not any("Back to normal" in s for s in said), said
+    # (a statement of the topic all the same: kept as what the meeting heard, no action)
+    assert not any("Back to normal" in s for s in said if not s.startswith("Outcome: ")), said
     assert not any("will choose" in s for s in said if s.startswith("Action item: ")), said

@@ -199,7 +199,8 @@ def test_a_meeting_issue_that_tells_its_fix_gives_its_cause_and_resolution() -> 
     observed = _observed(_extract("minutes/2025-05-12-review.md", REVIEW))
     assert observed["Cause: The access point had an expired certificate."] == (7, 8)
     assert observed["Resolution: Fixed on Tuesday by renewing the certificate."] == (7, 8)
-    assert not any("late trucks" in text for text in observed)  # no fix told: not an incident
+    # no fix told: not an incident (a statement of the meeting's topic: kept as what it heard)
+    assert not any("late trucks" in text for text in observed if not text.startswith("Outcome: "))
 
 
 MADR = """# 4. Queue for invoices
