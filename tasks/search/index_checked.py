@@ -3,7 +3,7 @@
 SQLite's quick_check reads every page of the database (about 0.6 s of cpu at 100,000 pages,
 590 MB). Reconcile makes it whenever the index file is not the one the last verdict recorded,
 so a check right after an ingest paid it although the only writes since the last deep check
-were membank's own committed transactions. `.membank/search-checked.json` records the index
+were membank's own committed transactions. `.membank/search.sqlite3.checked.json` records the index
 file's identity (tasks.store.filememo.file_identity: size, mtime, ctime, inode) when:
 
 - a deep check passed over it (reconcile's repair: index.ensure_index, under the writer lock),
@@ -33,7 +33,10 @@ from tasks.store.errors import MembankError
 from tasks.store.filememo import file_identity
 from tasks.store.layout import STATE_DIR, MemoryLayout
 
-CHECKED_FILE = f"{STATE_DIR}/search-checked.json"
+# named after the index (search.sqlite3), so what goes with the index file goes with it: a
+# comparison of the memory's files that leaves the index out (its generation is random) leaves
+# out this record of its identity too
+CHECKED_FILE = f"{STATE_DIR}/search.sqlite3.checked.json"
 
 
 def _record(layout: MemoryLayout) -> Path:
