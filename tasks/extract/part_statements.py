@@ -87,7 +87,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Rejected", re.compile(
         r"\bnot\s+agreed\b|\b(?:rejected|declined|vetoed|turned\s+down|ruled\s+out|decided\s+against)\b",
         re.I)),
-    ("Risk", re.compile(
+    ("Risk", _RISK_RE := re.compile(
         r"\b(?:risks?|worr(?:y|ied|ies)|concerns?|concerned|no\s+one\s+owns|nobody\s+owns|unowned"
         r"|bottleneck|single\s+point\s+of\s+failure)\b", re.I)),
     ("Rationale", re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|due\s+to)\b", re.I)),
@@ -211,7 +211,48 @@ def design_statements(
             if span not in seen:
                 seen.add(span)
                 spans.append(span)
-    return [part_fact("Design", span, "detail") for span in _unkept(spans, facts)[:MAX_STATEMENTS]]
+    return [part_fact(_design_label(span[0]), span, "detail") for span in _unkept(spans, facts)[:MAX_STATEMENTS]]
+
+
+# What a design section's statement says apart from the design, whatever template holds it: a
+# scope it leaves out ("We will not try to follow room moves", "Sharding is not planned before
+# 2027", "out of scope"), a worry, a rule it keeps.
+_NON_GOAL_RE = re.compile(
+    r"\b(?:out\s+of\s+(?:the\s+)?scope|(?:is|are)\s+not\s+(?:a\s+)?(?:goals?|in\s+scope|planned|part\s+of\s+this)"
+    r"|(?:we|this\s+(?:proposal|design|rfc|document|page))\s+(?:will\s+not|won't|does\s+not|do\s+not)\s+"
+    r"(?:try|attempt|aim|cover|address|solve))\b",
+    re.I)
+# A worry told as what a loss would do ("If the reference bucket were lost, every CRAM would be
+# unreadable") or as a missing fallback ("Beacon has no fallback for ...").
+_LOSS_RE = re.compile(
+    r"^(?:if|should)\b[^,.;]{1,80}?\b(?:were|was|is|are|goes|went)\s+(?:lost|down|unavailable|unreachable|corrupted|deleted)\b"
+    r"|\b(?:has|have)\s+no\s+(?:fallback|failover|redundancy|backup|second\s+(?:site|copy|region))\b", re.I)
+# A rule told without a modal verb: nothing or none of a kind is done ("Nothing writes to CephFS
+# directly", "nothing is billed without a person's approval", "no POSIX mount is offered"), only
+# some may ("Only members of the group can create overrides"), where a thing is kept and in no
+# other form ("stored only as CRAM 3.1"), what is refused ("controllers refuse unsigned packs").
+_RULE_CUE_RE = re.compile(
+    r"^nothing\s+(?:\w+\s+){0,2}?(?:writes?|reads?|calls?|runs?|is|are|gets?|goes|leaves?|touches|changes?|can|may)\b"
+    r"|\bnothing\s+is\s+\w+\s+without\b|\bno\s+(?:[\w-]+\s+){1,2}(?:is|are)\s+(?:offered|allowed|permitted|supported|exposed)\b"
+    r"|^only\s+[^.;]{1,80}?\b(?:can|may|are\s+allowed|is\s+allowed)\b"
+    r"|\b(?:lives?|stored|kept|held)\s+only\s+as\b"
+    r"|\b(?:refuses?|rejects?)\s+(?:any\s+|every\s+|all\s+)?(?:unsigned|unauthenticated|unknown|invalid|expired|untrusted)\b",
+    re.I)
+
+
+def _design_label(text: str) -> str:
+    """The label of a design section's statement: what its words say apart from the design, else Design."""
+    return _cued(_LABEL_RE.sub("", text, count=1)) or "Design"
+
+
+def _cued(said: str) -> str | None:
+    """What a statement says by its words, where its part's label is only a default: a scope left
+    out, a worry, a rule; None for none of them."""
+    if _NON_GOAL_RE.search(said):
+        return "Non-goal"
+    if _RISK_RE.search(said) or _LOSS_RE.search(said):
+        return "Risk"
+    return "Constraint" if states_rule(said) or _RULE_CUE_RE.search(said) else None
 
 
 # A design section's sub-section that is another part of the template (a KEP Proposal's "User
@@ -289,5 +330,7 @@ def _topic_label(text: str, told: str) -> str:
     said = _LABEL_RE.sub("", text, count=1)
     found = next((label for label, cue in _CUES if cue.search(said)), None)
     if found is None or found not in {"Rejected", "Risk"} and states_rule(said):
-        return "Constraint" if states_rule(said) else told  # a rule it keeps ("Only Ops may ...")
+        # a rule it keeps ("Only Ops may ..."); on a page whose parts are all its design, a scope
+        # left out, a worry or a rule told without a modal verb too
+        return "Constraint" if states_rule(said) else (_cued(said) if told == "Design" else None) or told
     return found

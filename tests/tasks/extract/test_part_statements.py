@@ -237,3 +237,63 @@ def test_a_long_proposal_keeps_at_most_max_statements_more() -> None:
     assert not any("This section" in o.text for o in found)  # what the section says it does
     # its design section's four statements first (PROPOSAL's), then the rest in document order
     assert len(added) == MAX_STATEMENTS - 4 and added[0].text == "Design: Step 1 copies shard 1 to the new cluster."
+
+
+CUED_PROPOSAL = """# RFC-31: Tile cache for the map viewer
+
+Status: Accepted
+
+## Summary
+
+The map viewer reads tiles through one shared cache.
+
+## Detailed design
+
+The cache runs as two pods behind the ingress.
+
+## Proposed solution
+
+- Only members of the maps-admin group can purge the cache.
+- Nothing writes to the tile bucket directly.
+- Tiles are stored only as WebP.
+- The cache refuses unsigned purge requests.
+- We will not try to prefetch tiles for every zoom level.
+- If the tile bucket were lost, every viewer would show a blank map.
+- Pre-rendering for print is not planned before 2027.
+- Tiles expire after seven days in the cache.
+"""
+
+
+def test_a_design_statement_is_kept_by_what_its_words_say() -> None:
+    """A design section's statement that states a rule, a scope left out or a worry is kept under
+    that part (the part's label is only its default); the rest stay Design."""
+    found = _spans(_extract(CUED_PROPOSAL))
+    assert "Design: The cache runs as two pods behind the ingress." in found
+    assert "Constraint: Only members of the maps-admin group can purge the cache." in found
+    assert "Constraint: Nothing writes to the tile bucket directly." in found
+    assert "Constraint: Tiles are stored only as WebP." in found
+    assert "Constraint: The cache refuses unsigned purge requests." in found
+    assert "Non-goal: We will not try to prefetch tiles for every zoom level." in found
+    assert "Risk: If the tile bucket were lost, every viewer would show a blank map." in found
+    assert "Non-goal: Pre-rendering for print is not planned before 2027." in found
+    assert "Design: Tiles expire after seven days in the cache." in found
+
+
+CUED_ARCHITECTURE = """# Parcel router architecture
+
+## Components
+
+The router reads scans from the depot queue and assigns each parcel a van.
+
+Nothing else writes
+to the assignments table. The router has no fallback for the depot queue; vans keep their last
+plan when it stops. Re-routing parcels already on a van is out of scope.
+"""
+
+
+def test_an_architecture_statement_is_kept_by_what_its_words_say() -> None:
+    found = _spans(_extract(CUED_ARCHITECTURE, "architecture/parcel-router.md"))
+    assert "Design: The router reads scans from the depot queue and assigns each parcel a van." in found
+    assert "Constraint: Nothing else writes to the assignments table." in found
+    assert any(t.startswith("Risk: The router has no fallback for the depot queue") for t in found)
+    assert "Non-goal: Re-routing parcels already on a van is out of scope." in found
