@@ -203,7 +203,8 @@ def _unkept(spans: list[LineSpan], facts: list[ObservationFact]) -> list[LineSpa
 def design_statements(
     structure: Structure, keys: Iterable[str], facts: list[ObservationFact]
 ) -> list[ObservationFact]:
-    """Each statement of the design sections (headings `keys`) that `facts` do not hold, as Design."""
+    """Each statement of the design sections (headings `keys`) that `facts` do not hold, as Design
+    (or what its own words say)."""
     spans: list[LineSpan] = []
     seen: set[LineSpan] = set()  # a section found by two of its keys is read once
     for section in find_sections(structure, frozenset(keys)):
@@ -211,7 +212,8 @@ def design_statements(
             if span not in seen:
                 seen.add(span)
                 spans.append(span)
-    return [part_fact(_design_label(span[0]), span, "detail") for span in _unkept(spans, facts)[:MAX_STATEMENTS]]
+    return [part_fact(_design_label(span[0]), span, "detail")
+            for span in _unkept(spans, facts)[:MAX_STATEMENTS]]
 
 
 # What a design section's statement says apart from the design, whatever template holds it: a
