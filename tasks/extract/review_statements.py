@@ -115,14 +115,26 @@ def review_statements(structure: Structure, facts: list[ObservationFact], parts:
             if kept == MAX_PER_SECTION:
                 break
             said = _shortened(text)
-            if not _statement(text) or said[:80] in held:
+            if not _statement(text):
                 continue
-            part = own_part(text) or label
+            part = own_part(text)
+            if said[:80] in held and not (part and _told_apart(said, part, facts)):
+                continue
+            part = part or label
             if part is None:
                 continue  # a section of no part: only what its own words tell
             found.append(part_fact(part, (said, first, last), "detail"))
             kept += 1
     return found
+
+
+def _told_apart(said: str, part: str, facts: list[ObservationFact]) -> bool:
+    """Is the statement held only inside longer facts of other parts (a cause paragraph's sentence
+    that counts what it cost: "so 214 delay minutes were counted twice")? It is kept under its own
+    part too, with its own lines."""
+    holders = [fact for fact in facts if said[:80] in fact.text]
+    return all(not fact.text.startswith(f"{part}: ") and len(fact.text) > len(said) + len(part) + 40
+               for fact in holders)
 
 
 def _section_part(structure: Structure, lines: list[tuple[int, str]], facts: list[ObservationFact],

@@ -134,3 +134,35 @@ def test_a_story_sentence_that_tells_the_state_it_came_back_to_is_the_resolution
     texts = [text for text, _, _ in _said(STORY)]
     assert ("Resolution: The scanners were working again by 10:50 once the pool had been raised, and the queue "
             "at the gates cleared by 11:05.") in texts, texts
+
+
+HELD_IN_A_CAUSE = """# Postmortem: duplicate invoices from the billing export
+
+Date: 2026-05-04
+
+## Summary
+
+The billing export sent some invoices twice on 4 May.
+
+## Root cause
+
+The export job lost its checkpoint when the reporting host was rebuilt, and it restarted from
+the start of the month. It had no record of what it had sent, so 1,240 invoices were sent twice
+to customers.
+
+## Resolution
+
+We restored the checkpoint from the backup and restarted the job.
+"""
+
+
+def test_a_sentence_held_in_another_part_is_kept_as_the_part_its_words_tell() -> None:
+    """A cause paragraph's sentence that counts what the incident cost is the Impact too, with
+    its own lines; the cause paragraph stays whole."""
+    result = extract_facts(HELD_IN_A_CAUSE, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/x.md"))
+    found = {o.text: (o.line_start, o.line_end) for o in result.observations}
+    impact = "Impact: It had no record of what it had sent, so 1,240 invoices were sent twice to customers."
+    assert found[impact] == (12, 13)
+    assert any(t.startswith("Cause: The export job lost its checkpoint") for t in found)
+    # a sentence that tells no other part than its holder's is not kept twice
+    assert not any(t.startswith("Cause: It had no record") for t in found)
