@@ -20,6 +20,7 @@ from tasks.extract.part_statements import add_part_statements
 from tasks.extract.plain_conclusions import add_plain_conclusions, licence_text
 from tasks.extract.record_fields import document_title
 from tasks.extract.records import add_record_facts, classify_record
+from tasks.extract.sentence_parts import rejections_told
 from tasks.extract.structure import scan
 from tasks.extract.subject import add_front_matter_entities, add_subject
 
@@ -53,6 +54,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         add_plain_conclusions(result, structure, whole=True)
     if not result.is_decision_record:
         result.entry_keys = log_entry_keys(structure)  # a log's numbering: how others cite its entries
+    result.observations = rejections_told(result.observations)  # a reason that turns an option down
     hits = add_line_facts(result, subject, structure)
     result.candidates.extend(hits.candidates(subject))
     drop_boilerplate_lines(result)  # a MADR record's "* [Optional] Add links ..." too

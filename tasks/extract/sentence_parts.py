@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
-from tasks.extract.model import LineSpan
+from tasks.extract.model import LineSpan, ObservationFact
 
 # How an incident was noticed, or that nothing noticed it: no alert, nobody paged, the first
 # signal, learned of it, someone noticed or raised it, or wrote in to say so.
@@ -179,3 +180,18 @@ def step_part(sentence: str) -> str | None:
 def tells_loss(sentence: str) -> bool:
     """Does the sentence tell what the people a service serves lose while it is down?"""
     return _LOSES_RE.search(sentence) is not None
+
+
+# An option turned down, told in the words that turn it down ("We considered it and rejected it:
+# only 40% of the fleet has a box", "Alternative considered: ... Rejected, because ...").
+_REJECTION_RE = re.compile(
+    r"\b(?:rejected|declined|vetoed|turned\s+down|ruled\s+out|decided\s+against)\b", re.I)
+_RATIONALE = "Rationale: "
+
+
+def rejections_told(observations: list[ObservationFact]) -> list[ObservationFact]:
+    """The observations, a reason that tells an option turned down kept as the Rejected option it
+    tells (the reason a reader kept by its "because" is why the option was rejected)."""
+    return [replace(fact, text="Rejected: " + fact.text.removeprefix(_RATIONALE))
+            if fact.text.startswith(_RATIONALE) and _REJECTION_RE.search(fact.text) else fact
+            for fact in observations]

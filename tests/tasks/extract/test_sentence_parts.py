@@ -5,7 +5,8 @@ check and hand-over; what a runbook's alert costs the people the service serves.
 from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
-from tasks.extract.sentence_parts import step_part, tells_detection, tells_loss
+from tasks.extract.model import ObservationFact
+from tasks.extract.sentence_parts import rejections_told, step_part, tells_detection, tells_loss
 
 REVIEW = """# Postmortem: parcel labels printed blank
 
@@ -216,3 +217,39 @@ def test_changes_counted_off_in_prose_are_action_items_and_a_named_lesson_a_less
 def test_prose_that_counts_nothing_off_gives_no_action_items() -> None:
     text = CHANGES.replace("First, the", "The").replace("Second, the", "The").replace("Finally, the", "The")
     assert not any(said.startswith("Action item: ") for said in _said(text))
+
+
+REJECTING_RATIONALE = """# ADR-9: Keep build logs in object storage
+
+Status: Accepted
+
+## Context
+
+Build logs fill the CI server's disk every few weeks.
+
+## Decision
+
+We will write build logs to the object store and keep them for 90 days.
+
+## Rationale
+
+We looked at a log service and rejected it because it charges per gigabyte ingested.
+The object store is already run by the platform team.
+"""
+
+
+def test_a_reason_that_turns_an_option_down_is_kept_as_the_rejected_option() -> None:
+    result = extract_facts(REJECTING_RATIONALE, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/adr-9.md"))
+    texts = [o.text for o in result.observations]
+    assert any(t.startswith("Rejected: We looked at a log service and rejected it") for t in texts)
+    assert not any(t.startswith("Rationale: We looked at a log service") for t in texts)
+    assert "Rationale: Build logs fill the CI server's disk every few weeks." in texts  # no option turned down
+
+
+def test_rejections_told_keeps_lines_and_other_labels() -> None:
+    facts = [ObservationFact("Rationale: Kafka was ruled out: nobody here runs it.", 4, 5, "detail"),
+             ObservationFact("Rationale: The queue is already run by the platform team.", 6, 6, "detail"),
+             ObservationFact("Decision: Rejected events go to a dead-letter queue.", 8, 8, "conclusion")]
+    told = rejections_told(facts)
+    assert told[0] == ObservationFact("Rejected: Kafka was ruled out: nobody here runs it.", 4, 5, "detail")
+    assert told[1:] == facts[1:]  # no option turned down; another part's label is its own
