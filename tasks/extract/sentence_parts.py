@@ -191,7 +191,12 @@ _RATIONALE = "Rationale: "
 
 def rejections_told(observations: list[ObservationFact]) -> list[ObservationFact]:
     """The observations, a reason that tells an option turned down kept as the Rejected option it
-    tells (the reason a reader kept by its "because" is why the option was rejected)."""
+    tells (the reason a reader kept by its "because" is why the option was rejected), where no
+    Rejected observation holds its lines already (a reader that read the options apart keeps the
+    reason beside them)."""
+    rejected = {n for fact in observations if fact.text.startswith("Rejected: ")
+                for n in range(fact.line_start, fact.line_end + 1)}
     return [replace(fact, text="Rejected: " + fact.text.removeprefix(_RATIONALE))
-            if fact.text.startswith(_RATIONALE) and _REJECTION_RE.search(fact.text) else fact
+            if fact.text.startswith(_RATIONALE) and _REJECTION_RE.search(fact.text)
+            and rejected.isdisjoint(range(fact.line_start, fact.line_end + 1)) else fact
             for fact in observations]

@@ -253,3 +253,6 @@ def test_rejections_told_keeps_lines_and_other_labels() -> None:
     told = rejections_told(facts)
     assert told[0] == ObservationFact("Rejected: Kafka was ruled out: nobody here runs it.", 4, 5, "detail")
     assert told[1:] == facts[1:]  # no option turned down; another part's label is its own
+    # a reason beside the options a reader read apart (a Rejected of its lines) stays the reason
+    beside = [facts[0], ObservationFact("Rejected: Kafka, nobody here runs it", 5, 5, "detail")]
+    assert rejections_told(beside) == beside
