@@ -27,7 +27,7 @@ from schemas.health import (
     Severity,
 )
 from schemas.page import TYPED_LINK_KEYS
-from tasks.checks.digest_table import DigestTable
+from tasks.checks.digest_table import DigestTable, spliced_baseline
 from tasks.checks.facts import (
     AssetFacts,
     ConflictFacts,
@@ -498,7 +498,17 @@ def _baseline_takes(scan: Scan, digests: dict[str, str]) -> None:
     """_update_baseline's baseline for a graph read by delta: the saved one holds every digest
     of the cached graph with its text (the last repair run's), so it and the digests of the
     changed entities and of every relation (`digests`) are the baseline and the graph's
-    digests; written only when that differs from the saved one."""
+    digests; written only when that differs from the saved one. The saved one's bytes are
+    spliced (digest_table.spliced_baseline), not decoded, when in membank's form."""
+    if scan.observation_baseline is None:
+        try:
+            saved = scan.baseline_bytes()
+        except OSError:
+            saved = b""
+        spliced = spliced_baseline(saved, digests)
+        if spliced is not None:
+            scan.observation_baseline = None if spliced is saved else DigestTable(spliced)
+            return
     baseline = scan.load_observation_baseline()
     if all(baseline.get(digest) == text for digest, text in digests.items()):
         scan.observation_baseline = None  # the saved file holds it (read back when asked)

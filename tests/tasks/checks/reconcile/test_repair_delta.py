@@ -17,8 +17,9 @@ import orjson
 import pytest
 
 from flows.distill import distill_flow
-from tasks.checks.reconcile import full, reconcile_memory
+from tasks.checks.reconcile import full, reconcile_memory, verdict
 from tasks.checks.reconcile.verdict import VERDICT_FILE
+from tasks.checks.scan import Scan
 from tasks.store.layout import OBSERVATION_BASELINE_FILE, RECONCILE_CACHE_FILE
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
@@ -225,3 +226,61 @@ def _drop_observation(root: Path) -> None:
     graph = orjson.loads(graph_file.read_bytes())
     graph["entities"][0]["observations"].pop()
     graph_file.write_bytes(orjson.dumps(graph, option=orjson.OPT_INDENT_2))
+
+
+def test_a_check_between_the_ingest_and_the_repair_run(
+        settled: tuple[Path, Path], paths: list[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """ingest, `reconcile --check`, `reconcile`, `reconcile`: the check and the repair run go
+    by the change (a check writes neither the cache nor the baseline, so the pair the last
+    repair run saved still holds), and the run after the repair run costs its verdict (no
+    scan at all), for two revisions in a row."""
+    root, notes = settled
+    for rev in (1, 2):
+        ingest(root, notes, "kafka", rev, monkeypatch)
+        paths.clear()
+        run(root, check=True)
+        assert paths == ["delta"]
+        assert same_as_full(root, tmp_path, paths)[1] == ["delta"]
+        paths.clear()
+        run(root)
+        assert paths == []  # the verdict: neither scan made
+
+
+def test_a_verdict_of_other_code_is_not_reused(
+        settled: tuple[Path, Path], paths: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A verdict recorded by other gates (any module of tasks/checks changed in between: its
+    version) gives no PageBasis: the repair run after an ingest takes the full path; the
+    verdict it records holds for the next run of the same code."""
+    root, notes = settled
+    ingest(root, notes, "nats", 1, monkeypatch)
+    run(root, check=True)
+    monkeypatch.setattr(verdict, "verdict_version", lambda: "0000000000000000")
+    paths.clear()
+    run(root)
+    assert paths == ["full"]
+    paths.clear()
+    run(root)
+    assert paths == []
+
+
+def test_the_baseline_is_spliced_not_decoded(
+        settled: tuple[Path, Path], paths: list[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repair run by the change after an ingest that added observations writes the new
+    baseline from the saved one's bytes (digest_table.spliced_baseline): nothing decodes it,
+    and it is the full path's baseline byte for byte (same_as_full)."""
+    root, notes = settled
+    ingest(root, notes, "pulsar", 0, monkeypatch)  # a new entity: new digests
+    before = (root / OBSERVATION_BASELINE_FILE).read_bytes()
+    decoded: list[Path] = []
+    real = Scan.load_observation_baseline
+
+    def load(scan: Scan) -> dict[str, str]:
+        decoded.append(scan.root)
+        return real(scan)
+
+    monkeypatch.setattr(Scan, "load_observation_baseline", load)
+    same_as_full(root, tmp_path, paths)
+    assert (root / OBSERVATION_BASELINE_FILE).read_bytes() != before
+    assert root not in decoded
