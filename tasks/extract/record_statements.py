@@ -15,13 +15,14 @@ meeting's topic is: part_statements) and else by its section's part:
 
 A subsection goes on with its parent's part. The record's metadata, links and the title are not
 read; a statement must be one (part_statements.statements: a full sentence or item of at least
-four words, no lead-in, no question, no template marks).
+four words, no lead-in, no question, no template marks or placeholders).
 """
 
 from __future__ import annotations
 
 import re
 
+from tasks.extract.decision_parts import PLACEHOLDER_RE
 from tasks.extract.genre_text import part_fact
 from tasks.extract.model import ObservationFact
 from tasks.extract.part_statements import MAX_STATEMENTS, statements, topic_label, unkept
@@ -61,6 +62,6 @@ def record_statements(structure: Structure, facts: list[ObservationFact]) -> lis
             continue
         for span in unkept(statements(structure, structure.lines(section)), facts + found):
             label = topic_label(span[0], part or "")
-            if label:
+            if label and not PLACEHOLDER_RE.search(span[0]):  # a template's "[argument c]" left in
                 found.append(part_fact(label, span, "detail"))
     return found[:MAX_STATEMENTS]

@@ -72,5 +72,13 @@ def test_context_metadata_links_and_kept_statements_are_not_repeated() -> None:
 
 
 def test_no_statement_without_a_part_or_a_cue() -> None:
-    text = "# ADR-1: Use one queue\n\n## Notes from the spike\n\nThe spike ran for two weeks in staging.\n"
-    assert record_statements(scan(text, 1), []) == []
+    text = "# ADR-1: Use one queue\n\n## Spike results\n\nThe spike ran for two weeks in staging.\n"
+    assert record_statements(scan(text.splitlines(), 1), []) == []
+
+
+def test_a_template_placeholder_is_no_statement() -> None:
+    text = ("# ADR-2: Pick a broker\n\n## Decision outcome\n\nChosen option: {title of option 1}.\n\n"
+            "### How we will do it\n\n* Good, because [argument a] holds for us.\n"
+            "* The broker runs on three nodes in each region.\n")
+    said = [o.text for o in record_statements(scan(text.splitlines(), 1), [])]
+    assert said == ["Decision: The broker runs on three nodes in each region."]
