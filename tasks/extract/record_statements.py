@@ -34,8 +34,10 @@ _PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             r"|chosen option|what we decided|we decided|how we will do it"
                             r"|implementation)\b")),
 )
-# Sections that hold no statement of the record's: its metadata, where to read more.
+# Sections that hold no statement of the record's: its metadata, where to read more, and its
+# options (an option's pros and cons are the option's, read by the option readers: decision_parts).
 _NOT_READ_RE = re.compile(r"^(?:status|date|deciders|decision makers|authors?|owners?|metadata|links"
+                          r"|(?:considered\s+)?(?:options|alternatives)(?:\s+considered)?|pros and cons"
                           r"|references|related|see also|more information|further reading|notes?|history"
                           r"|change ?log|revision history|table of contents|contents)\b")
 

@@ -6,6 +6,7 @@ statements a reader kept are not repeated. Fixtures written for these tests."""
 from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
+from tasks.extract.model import ObservationFact
 from tasks.extract.record_statements import record_statements
 from tasks.extract.structure import scan
 
@@ -82,3 +83,11 @@ def test_a_template_placeholder_is_no_statement() -> None:
             "* The broker runs on three nodes in each region.\n")
     said = [o.text for o in record_statements(scan(text.splitlines(), 1), [])]
     assert said == ["Decision: The broker runs on three nodes in each region."]
+
+
+def test_an_options_pros_and_cons_are_the_options_not_the_records() -> None:
+    text = ("# ADR-3: Put a gateway in front\n\n## Decision\n\nOne gateway runs in each region.\n\n"
+            "## Pros and Cons of the Options\n\n### A shared library\n\n* Good, because no new hop for calls.\n"
+            "* Bad, because one library per language.\n")
+    assert record_statements(scan(text.splitlines(), 1), []) == [
+        ObservationFact("Decision: One gateway runs in each region.", 5, 5, "detail")]
