@@ -24,7 +24,7 @@ import re
 
 from tasks.extract.decision_parts import PLACEHOLDER_RE
 from tasks.extract.genre_text import part_fact
-from tasks.extract.model import ObservationFact
+from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.part_statements import MAX_STATEMENTS, statements, topic_label, unkept
 from tasks.extract.structure import Structure, section_key
 
@@ -45,7 +45,7 @@ _NOT_READ_RE = re.compile(r"^(?:status|date|deciders|decision makers|authors?|ow
 def record_statements(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
     """The statements of the record's sections that `facts` do not hold, labelled by their words,
     else by their section's part (none: not kept)."""
-    found: list[ObservationFact] = []
+    read: list[tuple[LineSpan, str]] = []  # each statement with its section's part ("" for none)
     open_parts: list[tuple[int, str | None]] = []  # the open sections' levels and parts
     for index, section in enumerate(structure.sections):
         while open_parts and open_parts[-1][0] >= section.level:
@@ -60,10 +60,12 @@ def record_statements(structure: Structure, facts: list[ObservationFact]) -> lis
         if part is None and open_parts:
             part = open_parts[-1][1]
         open_parts.append((section.level, part))
-        if part == "-":
-            continue
-        for span in unkept(statements(structure, structure.lines(section)), facts + found):
-            label = topic_label(span[0], part or "")
-            if label and not PLACEHOLDER_RE.search(span[0]):  # a template's "[argument c]" left in
-                found.append(part_fact(label, span, "detail"))
+        if part != "-":
+            read += [(span, part or "") for span in statements(structure, structure.lines(section))]
+    parts = dict(read)
+    found: list[ObservationFact] = []
+    for span in unkept([span for span, _ in read], facts):  # (the facts' words indexed once)
+        label = topic_label(span[0], parts[span])
+        if label and not PLACEHOLDER_RE.search(span[0]):  # a template's "[argument c]" left in
+            found.append(part_fact(label, span, "detail"))
     return found[:MAX_STATEMENTS]
