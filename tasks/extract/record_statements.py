@@ -28,6 +28,7 @@ from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.part_statements import MAX_STATEMENTS, statements, topic_label, unkept
 from tasks.extract.structure import Structure, section_key
 
+_MAX_READ = 8 * MAX_STATEMENTS  # the statements read (a record states far fewer)
 # A record's section by the part its heading names (its key's first words).
 _PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Decision", re.compile(r"^(?:decisions?|decision outcome|outcome|our decision|the decision|resolution"
@@ -62,10 +63,14 @@ def record_statements(structure: Structure, facts: list[ObservationFact]) -> lis
         open_parts.append((section.level, part))
         if part != "-":
             read += [(span, part or "") for span in statements(structure, structure.lines(section))]
+            if len(read) >= _MAX_READ:
+                break  # a record this long is a log of records: their readers read each
     parts = dict(read)
     found: list[ObservationFact] = []
     for span in unkept([span for span, _ in read], facts):  # (the facts' words indexed once)
         label = topic_label(span[0], parts[span])
         if label and not PLACEHOLDER_RE.search(span[0]):  # a template's "[argument c]" left in
             found.append(part_fact(label, span, "detail"))
+            if len(found) == MAX_STATEMENTS:
+                break
     return found[:MAX_STATEMENTS]
