@@ -83,6 +83,7 @@ _RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+least|at\s+most|no\s+more\s+t
 _PLACEHOLDER_RE = re.compile(r"\{[^{}]{1,80}\}|\[(?:option|justification|e\.\s?g\.|short\s+title|describe"
                              r"|driver|consequence|title|problem|context|argument)\b[^\]]{0,80}\](?!\()",
                              re.I)
+PLACEHOLDER_RE = _PLACEHOLDER_RE  # (a record's every statement: record_statements)
 _CHOSEN_RE = re.compile(r"\bchosen\s+(?:option|alternative)\s*:\s*(?:[\"“](?P<quoted>[^\"”]{3,200})[\"”]"
                         r"|(?P<option>[^,]{3,200}?)\s*(?:,|$))", re.I)
 # A paragraph that shows or explains rather than decides ("e.g. ...", "Here is an example:", "Where: ...").

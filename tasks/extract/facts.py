@@ -19,6 +19,7 @@ from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.part_statements import add_part_statements
 from tasks.extract.plain_conclusions import add_plain_conclusions, licence_text
 from tasks.extract.record_fields import document_title
+from tasks.extract.record_statements import record_statements
 from tasks.extract.records import add_record_facts, classify_record
 from tasks.extract.sentence_parts import rejections_told
 from tasks.extract.structure import scan
@@ -45,6 +46,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         add_record_facts(result, record, structure, meta)
         result.observations += section_action_items(structure)  # a DACI page's "Action items"
         result.observations += record_risks(structure, result.observations)  # its "Risks" section
+        result.observations += record_statements(structure, result.observations)  # the rest it states
     elif genre is not None:
         add_genre_facts(result, genre, structure, meta, fields)
         add_plain_conclusions(result, structure, whole=False)  # the sections no genre reader claimed

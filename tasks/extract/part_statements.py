@@ -137,7 +137,7 @@ def _part_statements(structure: Structure, parts: tuple[tuple[str, frozenset[str
     found: list[ObservationFact] = []
     for label, keys in parts:
         for section in find_sections(structure, keys):
-            spans = _unkept(statements(structure, structure.lines(section)), facts + found)
+            spans = unkept(statements(structure, structure.lines(section)), facts + found)
             found += [part_fact(label, span, "detail") for span in spans]
     return found[:MAX_STATEMENTS]
 
@@ -183,7 +183,7 @@ def _is_statement(text: str) -> bool:
             and not _NO_CLAIM_RE.search(text))
 
 
-def _unkept(spans: list[LineSpan], facts: list[ObservationFact]) -> list[LineSpan]:
+def unkept(spans: list[LineSpan], facts: list[ObservationFact]) -> list[LineSpan]:
     """The statements whose words no observation of their lines holds (nor they its words: an
     "Agreed: go live on 2 Dec" whose decision was kept as "Decision: go live on 2 Dec")."""
     told: dict[int, list[str]] = {}
@@ -191,13 +191,13 @@ def _unkept(spans: list[LineSpan], facts: list[ObservationFact]) -> list[LineSpa
         said = _LABEL_RE.sub("", fact.text, count=1)
         for n in range(fact.line_start, fact.line_end + 1):
             told.setdefault(n, []).append(said)
-    unkept = []
+    found = []
     for text, start, end in spans:
         words = _LABEL_RE.sub("", text, count=1)
         if not any(words[:_SAME_CHARS] in said or said[:_SAME_CHARS] in words
                    for n in range(start, end + 1) for said in told.get(n, ())):
-            unkept.append((text, start, end))
-    return unkept
+            found.append((text, start, end))
+    return found
 
 
 def design_statements(
@@ -213,7 +213,7 @@ def design_statements(
                 seen.add(span)
                 spans.append(span)
     return [part_fact(_design_label(span[0]), span, "detail")
-            for span in _unkept(spans, facts)[:MAX_STATEMENTS]]
+            for span in unkept(spans, facts)[:MAX_STATEMENTS]]
 
 
 # What a design section's statement says apart from the design, whatever template holds it: a
@@ -303,8 +303,8 @@ def topic_statements(
     spans: list[LineSpan] = []
     for section in _topics(structure, claimed, skip):
         spans += statements(structure, structure.lines(section))
-    return [part_fact(_topic_label(span[0], told), span, "detail")
-            for span in _unkept(spans, facts)[:MAX_STATEMENTS]]
+    return [part_fact(topic_label(span[0], told), span, "detail")
+            for span in unkept(spans, facts)[:MAX_STATEMENTS]]
 
 
 def _topics(structure: Structure, claimed: frozenset[str], skip: re.Pattern[str] | None) -> list[Section]:
@@ -328,7 +328,9 @@ def _topics(structure: Structure, claimed: frozenset[str], skip: re.Pattern[str]
     return found
 
 
-def _topic_label(text: str, told: str) -> str:
+def topic_label(text: str, told: str) -> str:
+    """A statement's label by what its words say (a rule, a rejection, a risk, a reason, an action),
+    else `told`."""
     said = _LABEL_RE.sub("", text, count=1)
     found = next((label for label, cue in _CUES if cue.search(said)), None)
     if found is None or found not in {"Rejected", "Risk"} and states_rule(said):
