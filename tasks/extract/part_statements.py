@@ -45,10 +45,10 @@ from tasks.extract.genres import (
     names_a_decision_log,
 )
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
+from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
 from tasks.markdown.blocks import Section
 
-MIN_WORDS = 4
 MAX_STATEMENTS = 25  # a document's statements kept here (a reader's, in document order)
 # What a statement must not carry: a check box, a template's optional mark, a comment, a
 # placeholder; a line that is a table's row (its cells are read by the table readers).
@@ -57,21 +57,9 @@ MAX_STATEMENTS = 25  # a document's statements kept here (a reader's, in documen
 _NOT_STATEMENT_RE = re.compile(r"\[[ xX]\]|\[optional\]|<!--|^\s*\||\bAI-generated\b"
                                r"|\bmay\s+be\s+inaccurate\b|~~"
                                r"|\bgenerated\s+by\s+(?:Zoom|Gemini|Otter|Fireflies|AI)\b", re.I)
-# A statement that only points elsewhere ("For more information, ...", "See the runbook for ...")
-# or is a template's placeholder in brackets ("[To be completed by the security team]") or its
-# instruction to the author.
-_NO_CLAIM_RE = re.compile(r"^(?:for\s+(?:more|further)\s+(?:information|details)"
-                          r"|please\s+(?:see|check|refer|read)|see\s)|^\W*\[[^\]]*\]\W*$"
-                          r"|\bplease\s+(?:refer\s+to|check\s+out|see)\b"
-                          # an instruction to the author left in ("... of your proposal would be")
-                          r"|\byour\s+(?:proposal|rfc|kep|design|change|feature|document)\b"
-                          # what a section says it does ("This section quickly summarizes the design")
-                          r"|^(?:this|the\s+(?:following|next|previous))\s+(?:sub-?)?(?:section|chapter|part)s?\b",
-                          re.I)
 # A bold or emphasised run-in heading that opens a paragraph or an item ("**1. Scanners.** Bruno:
 # ...", "*Note.* ..."): its name, not a statement's words.
 _RUN_IN_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)(\*\*|__|\*|_)(?=\S)[^*_]{1,80}?(?:[.:]\2|\2[.:])\s*(?=\S)")
-_LEAD_IN_RE = re.compile(r"[:?]\s*$")
 _ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
 # A statement's leading label or speaker ("Agreed: ...", "Mairead: Station Systems will ...").
 _LABEL_RE = re.compile(r"^(?:[A-Z][\w'’&.-]*\s+){0,2}[A-Z]?[\w'’&.-]+:\s+")
@@ -160,7 +148,7 @@ def statements(structure: Structure, lines: list[tuple[int, str]]) -> list[LineS
     for block in _blocks(kept):
         # a sentence that opens in lower case outside a list item is the tail of one cut apart
         # ("i.e. the ...", a transcript's "... just saying that ..."): no statement of its own
-        found += [span for span in sentences(block) if _is_statement(span[0])
+        found += [span for span in sentences(block) if is_statement(span[0])
                   and (span[1] in items or not span[0][:1].islower())]
     return found
 
@@ -175,12 +163,6 @@ def _blocks(lines: list[tuple[int, str]]) -> Iterable[list[tuple[int, str]]]:
             block = []
     if block:
         yield block
-
-
-def _is_statement(text: str) -> bool:
-    words = text.split()
-    return (len(words) >= MIN_WORDS and not _LEAD_IN_RE.search(text) and any(c.islower() for c in text)
-            and not _NO_CLAIM_RE.search(text))
 
 
 def unkept(spans: list[LineSpan], facts: list[ObservationFact]) -> list[LineSpan]:

@@ -55,6 +55,7 @@ from tasks.extract.line_search import WordGate
 from tasks.extract.lines import is_relation_verb
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
 from tasks.extract.ordinary_words import common_word
+from tasks.extract.statement_text import MIN_WORDS
 from tasks.extract.structure import Structure
 from tasks.extract.tech_radar import ring_paragraphs
 from tasks.extract.text import joined_lines, plain_text, shorten
@@ -63,7 +64,6 @@ from tasks.markdown.outline import bullet_heading, has_bullet_headings
 from tasks.markdown.tables import table_cells
 
 # A statement of fewer words says too little to be remembered on its own ("Approved.", "Yes").
-MIN_WORDS = 4
 # Caps: a page of forty rules is a page to link to, not forty facts to keep; the first ones a
 # document states are its main ones. Per kind and per document (over all kinds).
 MAX_PER_KIND = 15

@@ -32,6 +32,7 @@ from tasks.extract.genres import is_field_line
 from tasks.extract.incident_prose import story_sentences
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.sentence_parts import response_part, tells_cost, tells_detection
+from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure
 from tasks.extract.text import shorten
 
@@ -43,9 +44,7 @@ RUNBOOK_PARTS = frozenset({"Alert", "Meaning", "Impact", "Diagnosis", "Mitigatio
                            "Escalation", "Procedure"})
 # A pointer to another page ("See also the architecture page", "For details see ..."): where to read
 # the part, not the part.
-_POINTER_RE = re.compile(r"^(?:see\b|for\s+(?:more\s+)?details?,?\s+see\b|refer\s+to\b)", re.I)
 # A statement of fewer words says too little to be kept on its own ("Then wait.", "It worked.").
-MIN_WORDS = 4
 # A part told at great length is a page to link to: its first statements are kept.
 MAX_PER_SECTION = 12
 
@@ -154,8 +153,7 @@ def _section_part(structure: Structure, lines: list[tuple[int, str]], facts: lis
 
 def _statement(text: str) -> bool:
     stripped = text.strip()
-    return (len(stripped.split()) >= MIN_WORDS and not stripped.endswith(("?", ":"))
-            and not is_field_line(stripped) and not _POINTER_RE.match(stripped))
+    return is_statement(stripped) and not is_field_line(stripped)
 
 
 def _shortened(text: str) -> str:
