@@ -93,13 +93,19 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return taken
 
 
-@pytest.fixture
-def settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A memory of three decisions, reconciled until it records a verdict."""
+def three_decisions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A memory (and its notes folder) of three ingested decisions, not reconciled yet."""
     root, notes = tmp_path / "memory", tmp_path / "notes"
     notes.mkdir()
     for name in ("kafka", "rabbit", "nats"):
         ingest(root, notes, name, 0, monkeypatch)
+    return root, notes
+
+
+@pytest.fixture
+def settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A memory of three decisions, reconciled until it records a verdict."""
+    root, notes = three_decisions(tmp_path, monkeypatch)
     reconcile(root, check=False)
     reconcile(root, check=False)
     assert (root / VERDICT_FILE).exists()

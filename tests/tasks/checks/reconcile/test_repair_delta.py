@@ -24,7 +24,7 @@ from tasks.store.layout import OBSERVATION_BASELINE_FILE, RECONCILE_CACHE_FILE
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
 from tests.memory_builder import PREFIX, page_meta, write
-from tests.tasks.checks.test_graph_delta import CLOCK, found, ingest
+from tests.tasks.checks.test_graph_delta import CLOCK, found, ingest, three_decisions
 
 CONCEPT = f"wiki/concepts/{PREFIX}__queue-depth.md"
 LATER = "2027-09-30T10:00:00Z"  # past the 180-day window of the observations' distills
@@ -64,10 +64,7 @@ def paths(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.fixture
 def settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     """Three decisions and a concept page, reconciled until a verdict is kept."""
-    root, notes = tmp_path / "memory", tmp_path / "notes"
-    notes.mkdir()
-    for name in ("kafka", "rabbit", "nats"):
-        ingest(root, notes, name, 0, monkeypatch)
+    root, notes = three_decisions(tmp_path, monkeypatch)
     write(root, CONCEPT, page_meta("concept", "Queue depth", "wiki/concepts/index.md"),
           "# Queue depth\n\nHow deep the queues run.\n")
     run(root)
