@@ -1038,9 +1038,18 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # heldout35 150/219, 35/40, 2/6, 10/12, 78/221, 23/31. Clean again after the twenty-fifth
     # session's first round (55f62986): heldout34 unchanged; heldout35 conclusions 85/221. Then
     # development sets of the second round (conc65a, conc65b, meta65, subj65): below.
-    # heldout36 (a marketplace's search and ranking team) and heldout37 (an airline's flight
-    # operations systems), written the same day by writers who never saw the extractor, are not in
-    # the list yet: clean, for the next measurement (no helper may open them).
+    # heldout36 (a marketplace's search and ranking team), heldout37 (an airline's flight
+    # operations systems) and heldout38 (a botanic trust's seed bank), measured clean in the
+    # twenty-sixth session, are development sets from the twenty-seventh: floors at those figures
+    # (heldout38's Etherpad export yields no document entity). heldout15, 30, 39, 40 (and 41, 42,
+    # written in the twenty-seventh session) stay clean.
+    if name in {"heldout36", "heldout37", "heldout38"}:
+        floors = {"heldout36": (12, 112, 37, 3, 10, 72, 24), "heldout37": (12, 138, 31, 6, 9, 79, 19),
+                  "heldout38": (11, 106, 36, 3, 5, 59, 12)}[name]
+        assert judged == sample and not spurious and boilerplate == 0
+        figures = (with_entity, typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0],
+                   meta["links"][0])
+        assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
     if name in {"heldout31", "heldout32", "heldout33", "heldout34", "heldout35"}:
         floors = {"heldout31": (124, 37, 6, 11, 117, 21), "heldout32": (141, 34, 4, 9, 101, 20),
                   "heldout33": (153, 37, 6, 11, 112, 20), "heldout34": (136, 35, 7, 12, 118, 22),
