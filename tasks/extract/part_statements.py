@@ -45,6 +45,7 @@ from tasks.extract.genres import (
     names_a_decision_log,
 )
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
+from tasks.extract.statement_labels import marked_label
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
 from tasks.markdown.blocks import Section
@@ -313,6 +314,9 @@ def _topics(structure: Structure, claimed: frozenset[str], skip: re.Pattern[str]
 def topic_label(text: str, told: str) -> str:
     """A statement's label by what its words say (a rule, a rejection, a risk, a reason, an action),
     else `told`."""
+    marked = marked_label(text)  # a scribe's "ACTION:" or "AGREED:" names the part itself
+    if marked:
+        return marked
     said = _LABEL_RE.sub("", text, count=1)
     found = next((label for label, cue in _CUES if cue.search(said)), None)
     if found is None or found not in {"Rejected", "Risk"} and states_rule(said):

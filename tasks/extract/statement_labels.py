@@ -1,0 +1,60 @@
+"""The label a kept statement's own words give it, where its part's label is only a default (pure).
+
+A reader labels what it keeps by the part it read it in: a meeting's topic sentence is an
+Outcome, a Decision section's item a Decision. The statement's own words can say more, in the
+conventions every team's notes and records share:
+
+- a meeting's line marked by the notes tool or the scribe as what it records ("ACTION: jun to
+  write the checklist", MeetBot's and Zulip's "#action", "TODO:", "AGREED: ...", "#agreed"):
+  an Action item or a Decision, whatever section holds it;
+- a decision item that turns an option down ("Option 1 rejected because ...", "Why not B: ...",
+  "Kafka is ruled out for now"), with no words that choose: the option rejected, kept as
+  Rejected beside the Decision (the record's decision reader may have read it so; the words that
+  turn it down are what a reader remembers it by).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from tasks.extract.model import ObservationFact
+
+# A scribe's or a notes tool's mark for what the line records: MeetBot's "ACTION:" / "AGREED:"
+# (typed "#action", "#agreed"), a scribe's "TODO:", "AI:" (action item), "DECIDED:".
+_ACTION_MARK_RE = re.compile(
+    r"^\s*(?:#action\b:?|action(?:\s+items?)?\s*:|todo\s*:|to-do\s*:|a\.?i\.?\s*:)\s*\S", re.I)
+_DECISION_MARK_RE = re.compile(r"^\s*(?:#agreed\b:?|#decided\b:?|agreed\s*:|decided\s*:)\s*\S", re.I)
+
+
+def marked_label(statement: str) -> str | None:
+    """The part a statement's leading mark names ("ACTION:" -> "Action item", "AGREED:" ->
+    "Decision"), or None."""
+    if _ACTION_MARK_RE.match(statement):
+        return "Action item"
+    return "Decision" if _DECISION_MARK_RE.match(statement) else None
+
+
+# An option turned down: its name and the words that turn it down ("Option 3 is rejected for now",
+# "Kafka was ruled out", "Why not B: ..."); not a choice that turns another down in passing.
+_TURNED_DOWN_RE = re.compile(
+    r"\b(?:rejected|ruled\s+out|turned\s+down|dropped\s+as\s+an\s+option|not\s+chosen|not\s+selected)\b"
+    r"|^why\s+not\s+[^:.;]{1,60}:", re.I)
+_CHOOSES_RE = re.compile(
+    r"\b(?:we\s+(?:will|go\s+with|chose|choose|picked|pick|adopt|selected|select|decided\s+to)"
+    r"|(?:is|was|are|were)\s+(?:chosen|selected|adopted|accepted|approved)|go(?:es)?\s+with|instead)\b", re.I)
+_DECISION = "Decision: "
+_REJECTED = "Rejected: "
+
+
+def rejected_decisions(observations: list[ObservationFact]) -> list[ObservationFact]:
+    """The observations and, beside each Decision that turns an option down without choosing one,
+    the same statement as Rejected (where no Rejected observation holds its lines already)."""
+    rejected = {n for fact in observations if fact.text.startswith(_REJECTED)
+                for n in range(fact.line_start, fact.line_end + 1)}
+    added = [replace(fact, text=_REJECTED + fact.text.removeprefix(_DECISION), kind="detail")
+             for fact in observations
+             if fact.text.startswith(_DECISION) and _TURNED_DOWN_RE.search(fact.text.removeprefix(_DECISION))
+             and not _CHOOSES_RE.search(fact.text)
+             and rejected.isdisjoint(range(fact.line_start, fact.line_end + 1))]
+    return observations + added

@@ -1,0 +1,145 @@
+"""The label a kept statement's own words give it where its part's label is only a default (lab69):
+a scribe's "ACTION:" / "AGREED:" marks, a decision item that turns an option down, a design
+statement's rule told without a modal verb, an architecture page's introducing section. Fixtures
+written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+from tasks.extract.model import ObservationFact
+from tasks.extract.part_statements import topic_label
+from tasks.extract.statement_labels import marked_label, rejected_decisions
+
+
+def _extract(text: str, name: str) -> Extraction:
+    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", name))
+
+
+def _texts(result: Extraction) -> list[str]:
+    return [fact.text for fact in result.observations]
+
+
+@pytest.mark.parametrize(("statement", "label"), [
+    ("ACTION: lena to draft the restore checklist by Friday", "Action item"),
+    ("#action bo to rotate the mirror's certificate", "Action item"),
+    ("TODO: move the runners to the new pool", "Action item"),
+    ("Action items: ana to write up the cache numbers", "Action item"),
+    ("AGREED: the south mirror goes live on 11 March", "Decision"),
+    ("#agreed keep the old cache until April", "Decision"),
+    ("The action plan was discussed at length", None),
+    ("Agreed timelines slipped twice this quarter", None),
+])
+def test_a_scribes_mark_names_the_part(statement: str, label: str | None) -> None:
+    assert marked_label(statement) == label
+
+
+def test_a_marked_topic_line_is_labelled_by_its_mark_not_as_an_outcome() -> None:
+    assert topic_label("ACTION: lena to draft the restore checklist by Friday", "Outcome") == "Action item"
+    assert topic_label("AGREED: the south mirror goes live on 11 March", "Outcome") == "Decision"
+    assert topic_label("The mirror served 9,000 pulls since Monday", "Outcome") == "Outcome"
+
+
+MEETBOT = """==========================
+#builds: weekly sync
+==========================
+
+
+Meeting started by ana at 10:00:05 UTC. The full logs are available at
+https://bot.example.org/builds/2026/builds.2026-05-12-10.00.log.html .
+
+
+
+Meeting summary
+---------------
+* Image mirror  (ana, 10:00:12)
+  * the north mirror served 9,000 pulls this week  (bo, 10:01:40)
+  * ACTION: bo to move the south mirror onto its own disk by 19 May
+    (ana, 10:03:02)
+
+* Runners  (ana, 10:10:00)
+  * three runners failed their health checks on Tuesday  (bo, 10:11:30)
+  * ACTION: ana to rebuild the runner image with the new agent  (ana,
+    10:14:10)
+
+Meeting ended at 10:30:00 UTC.
+
+
+
+
+Action items, by person
+-----------------------
+* ana
+  * ana to rebuild the runner image with the new agent
+* bo
+  * bo to move the south mirror onto its own disk by 19 May
+
+
+
+
+People present (lines said)
+---------------------------
+* ana (20)
+* bo (12)
+"""
+
+
+def test_a_meeting_bots_marked_lines_are_action_items_not_outcomes() -> None:
+    # (MeetBot's summary: each topic's lines, the "ACTION:" ones wrapped with their speaker and time)
+    texts = _texts(_extract(MEETBOT, "meetings/2026-05-12-builds-sync.md"))
+    assert any(t.startswith("Action item: ACTION: ana to rebuild the runner image") for t in texts), texts
+    assert not any(t.startswith("Outcome: ") and "ACTION:" in t for t in texts)
+    assert "Outcome: three runners failed their health checks on Tuesday (bo, 10:11:30)" in texts
+
+
+def _decision(text: str, line: int) -> ObservationFact:
+    return ObservationFact(f"Decision: {text}", line, line, kind="decision")
+
+
+def test_a_decision_item_that_turns_an_option_down_is_kept_as_rejected_too() -> None:
+    facts = [_decision("We go with option 2: one mirror per data centre.", 3),
+             _decision("Option 1 rejected because a cache per agent fills its disk.", 4),
+             _decision("Why not option 3: nobody here runs Harbor.", 5),
+             _decision("Option 3 was rejected and option 2 is chosen instead.", 6)]
+    found = [fact.text for fact in rejected_decisions(facts)]
+    assert found[:4] == [fact.text for fact in facts]  # every decision stays as it was
+    assert found[4:] == ["Rejected: Option 1 rejected because a cache per agent fills its disk.",
+                         "Rejected: Why not option 3: nobody here runs Harbor."]
+
+
+def test_a_decision_whose_lines_a_rejected_option_holds_gets_no_second_one() -> None:
+    facts = [_decision("Option 1 rejected: disks fill up.", 4),
+             ObservationFact("Rejected: Option 1: a cache per agent", 4, 4, kind="detail")]
+    assert rejected_decisions(facts) == facts
+
+
+STORY = """# sc-12 · Decide how build images are cached
+
+**Story type:** Chore  
+**Workflow state:** Done  
+**Owners:** Ana Ruiz  
+**Created:** Apr 2, 2026  
+
+## Description
+
+Agents pull every image from the upstream registry. We need one cache before the spring
+release. Options we talked about:
+
+1. a cache per agent
+2. one registry mirror per data centre
+
+## Decision (Ana, 8 Apr)
+
+We go with option 2: one registry mirror per data centre, two VMs behind the load balancer.
+
+- The mirror keeps images for 30 days.
+- Option 1 rejected because each agent's disk fills up within a week.
+"""
+
+
+def test_a_decision_sections_rejected_option_is_kept_as_rejected() -> None:
+    # (a tracker's story that records a decision: its Decision section's items read as decisions)
+    texts = _texts(_extract(STORY, "decisions/sc-12-image-cache.md"))
+    assert any(t.startswith("Decision: We go with option 2") for t in texts)
+    assert "Rejected: Option 1 rejected because each agent's disk fills up within a week." in texts
