@@ -221,7 +221,17 @@ _RULE_CUE_RE = re.compile(
     r"|\bnothing\s+is\s+\w+\s+without\b|\bno\s+(?:[\w-]+\s+){1,2}(?:is|are)\s+(?:offered|allowed|permitted|supported|exposed)\b"
     r"|^only\s+[^.;]{1,80}?\b(?:can|may|are\s+allowed|is\s+allowed)\b"
     r"|\b(?:lives?|stored|kept|held)\s+only\s+as\b"
-    r"|\b(?:refuses?|rejects?)\s+(?:any\s+|every\s+|all\s+)?(?:unsigned|unauthenticated|unknown|invalid|expired|untrusted)\b",
+    r"|\b(?:refuses?|rejects?)\s+(?:any\s+|every\s+|all\s+)?(?:unsigned|unauthenticated|unknown|invalid|expired|untrusted)\b"
+    # ... or any of a kind that fails a check ("rejects any image whose barcode does not decode")
+    r"|\b(?:refuses?|rejects?)\s+(?:any|every|all)\s+[\w-]+\s+(?:whose|that|which|without)\b"
+    # what may happen only after or only where ("only then is the copy made", "reachable only on the
+    # Trust network"), what is never let out ("Exact localities are not released", "The fallback
+    # steps are not configurable"), and a change that needs more than one to approve it ("needs
+    # two curators to approve", "need a second approver")
+    r"|\bonly\s+(?:then|after|once)\b|\b(?:is|are)\s+(?:reachable|accessible|available|visible)\s+only\b"
+    r"|\b(?:is|are)\s+not\s+(?:released|published|shared|exported|configurable|logged)\b"
+    r"|\b(?:needs?|requires?)\s+(?:a\s+second|two|three|\d+)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:approv\w*|sign-?offs?|reviewers?|to\s+(?:approve|sign))\b",
     re.I)
 
 

@@ -143,3 +143,43 @@ def test_a_decision_sections_rejected_option_is_kept_as_rejected() -> None:
     texts = _texts(_extract(STORY, "decisions/sc-12-image-cache.md"))
     assert any(t.startswith("Decision: We go with option 2") for t in texts)
     assert "Rejected: Option 1 rejected because each agent's disk fills up within a week." in texts
+
+
+PROPOSAL = """# RFC-31: Scanned page archive
+
+Status: Accepted
+
+## Summary
+
+Keep every scanned page in one archive.
+
+## Detailed design
+
+Scanners upload pages to the ingest service, which writes them to the archive bucket.
+
+## Proposed solution
+
+- The ingest service rejects any page whose checksum does not match.
+- Pages go to the archive first; only then is the web copy made.
+- The archive is reachable only from the library network.
+- A change to the retention rules needs two archivists to approve it.
+- Donor names are not published.
+- The web copy is rebuilt every night.
+"""
+
+
+@pytest.mark.parametrize("words", [
+    "rejects any page whose checksum does not match",
+    "only then is the web copy made",
+    "The archive is reachable only from the library network.",
+    "needs two archivists to approve it",
+    "Donor names are not published.",
+])
+def test_a_design_statement_that_states_a_rule_without_a_modal_is_a_constraint(words: str) -> None:
+    texts = _texts(_extract(PROPOSAL, "rfcs/0031-scanned-page-archive.md"))
+    assert any(t.startswith("Constraint: ") and words in t for t in texts), texts
+
+
+def test_a_design_statement_that_states_no_rule_stays_design() -> None:
+    texts = _texts(_extract(PROPOSAL, "rfcs/0031-scanned-page-archive.md"))
+    assert "Design: The web copy is rebuilt every night." in texts
