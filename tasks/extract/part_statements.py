@@ -105,7 +105,11 @@ def add_part_statements(result: Extraction, genre: str, structure: Structure) ->
         claimed = ACTION_SECTIONS | DECISION_SECTIONS
         result.observations += topic_statements(structure, claimed, result.observations)
     elif genre == ARCHITECTURE:
-        result.observations += topic_statements(structure, _NOT_DESCRIBED, result.observations, told="Design")
+        # (a section that introduces what the page describes tells its summary, not its design)
+        keys = {section: section_key(structure.title(section)) for section in structure.sections}
+        sections = [(section, "Summary" if keys[section] in _INTRODUCING else "Design")
+                    for section in _topics(structure, _NOT_DESCRIBED, None)]
+        result.observations += told_statements(structure, sections, result.observations)
 
 
 _NEVER_ADOPTED_RE = re.compile(r"withdrawn|rejected|declined|abandoned", re.I)
@@ -293,11 +297,29 @@ def topic_statements(
     """Each statement of a meeting's topics or an architecture page's sections (every section
     but the preamble, the roll and the sections named by `claimed`, which other readers read)
     that `facts` do not hold, labelled by what it says (`told` when it says no part)."""
+    sections = [(section, told) for section in _topics(structure, claimed, skip)]
+    return told_statements(structure, sections, facts)
+
+
+def told_statements(structure: Structure, sections: list[tuple[Section, str]],
+                    facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each statement of `sections` that `facts` do not hold, labelled by what it says, else by
+    the part its section tells."""
     spans: list[LineSpan] = []
-    for section in _topics(structure, claimed, skip):
-        spans += statements(structure, structure.lines(section))
-    return [part_fact(topic_label(span[0], told), span, "detail")
+    parts: dict[LineSpan, str] = {}
+    for section, told in sections:
+        for span in statements(structure, structure.lines(section)):
+            spans.append(span)
+            parts.setdefault(span, told)
+    return [part_fact(topic_label(span[0], parts[span]), span, "detail")
             for span in unkept(spans, facts)[:MAX_STATEMENTS]]
+
+
+# The sections that introduce what an architecture page describes (an SDD's "Purpose",
+# a fact sheet's "Description", an arc42 page's "Introduction", a wiki page's "Overview").
+_INTRODUCING = frozenset({"summary", "executive summary", "overview", "introduction", "purpose",
+                          "description", "abstract", "tl;dr", "tldr", "about", "at a glance", "what it is",
+                          "what it does"})
 
 
 def _topics(structure: Structure, claimed: frozenset[str], skip: re.Pattern[str] | None) -> list[Section]:

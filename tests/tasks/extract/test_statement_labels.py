@@ -183,3 +183,28 @@ def test_a_design_statement_that_states_a_rule_without_a_modal_is_a_constraint(w
 def test_a_design_statement_that_states_no_rule_stays_design() -> None:
     texts = _texts(_extract(PROPOSAL, "rfcs/0031-scanned-page-archive.md"))
     assert "Design: The web copy is rebuilt every night." in texts
+
+
+ARCHITECTURE = """# Parcel ledger: architecture overview
+
+## Components
+
+| Component | Responsibility |
+|---|---|
+| ledger-api | Takes movements from the depots |
+| ledger-db | Keeps the movements |
+
+## 1.1 Purpose
+
+The parcel ledger records every parcel movement for billing. Depot staff use it every shift.
+
+## Corrections
+
+A correction is a new movement that reverses the old one.
+"""
+
+
+def test_an_architecture_pages_introducing_section_tells_its_summary() -> None:
+    texts = _texts(_extract(ARCHITECTURE, "architecture/parcel-ledger.md"))
+    assert any(t.startswith("Summary: ") and "Depot staff use it every shift." in t for t in texts), texts
+    assert "Design: A correction is a new movement that reverses the old one." in texts
