@@ -105,9 +105,9 @@ def add_part_statements(result: Extraction, genre: str, structure: Structure) ->
         claimed = ACTION_SECTIONS | DECISION_SECTIONS
         result.observations += topic_statements(structure, claimed, result.observations)
     elif genre == ARCHITECTURE:
-        # (a section that introduces what the page describes tells its summary, not its design)
-        keys = {section: section_key(structure.title(section)) for section in structure.sections}
-        sections = [(section, "Summary" if keys[section] in _INTRODUCING else "Design")
+        # (a section that introduces what the page describes tells its summary, not its design; one
+        # that lists what is weak in it, its risks)
+        sections = [(section, _architecture_part(section_key(structure.title(section))))
                     for section in _topics(structure, _NOT_DESCRIBED, None)]
         result.observations += told_statements(structure, sections, result.observations)
 
@@ -320,6 +320,19 @@ def told_statements(structure: Structure, sections: list[tuple[Section, str]],
 _INTRODUCING = frozenset({"summary", "executive summary", "overview", "introduction", "purpose",
                           "description", "abstract", "tl;dr", "tldr", "about", "at a glance", "what it is",
                           "what it does"})
+
+
+# The sections that list what is weak in a system as it stands: its gaps, its debt, its known
+# issues ("Gaps and roadmap", "Known design debt", "Technical debt", "Known limitations").
+_WEAKNESS_RE = re.compile(r"\b(?:gaps?|debt|known\s+(?:issues|problems|limitations|weaknesses)|weaknesses"
+                          r"|pain\s+points|shortcomings)\b")
+
+
+def _architecture_part(key: str) -> str:
+    """The part an architecture page's section tells by its heading: Summary, Risk, else Design."""
+    if key in _INTRODUCING:
+        return "Summary"
+    return "Risk" if _WEAKNESS_RE.search(key) else "Design"
 
 
 def _topics(structure: Structure, claimed: frozenset[str], skip: re.Pattern[str] | None) -> list[Section]:

@@ -1,7 +1,7 @@
 """The label a kept statement's own words give it where its part's label is only a default (lab69):
 a scribe's "ACTION:" / "AGREED:" marks, a decision item that turns an option down, a design
-statement's rule told without a modal verb, an architecture page's introducing section. Fixtures
-written for these tests."""
+statement's rule told without a modal verb, an architecture page's introducing section and its
+section of known weaknesses. Fixtures written for these tests."""
 
 from __future__ import annotations
 
@@ -201,6 +201,11 @@ The parcel ledger records every parcel movement for billing. Depot staff use it 
 ## Corrections
 
 A correction is a new movement that reverses the old one.
+
+## Known design debt
+
+- The ledger database runs in one data centre, with a cold copy in the other.
+- Depot scanners still send movements over FTP.
 """
 
 
@@ -208,3 +213,9 @@ def test_an_architecture_pages_introducing_section_tells_its_summary() -> None:
     texts = _texts(_extract(ARCHITECTURE, "architecture/parcel-ledger.md"))
     assert any(t.startswith("Summary: ") and "Depot staff use it every shift." in t for t in texts), texts
     assert "Design: A correction is a new movement that reverses the old one." in texts
+
+
+def test_an_architecture_pages_section_of_its_weaknesses_tells_its_risks() -> None:
+    texts = _texts(_extract(ARCHITECTURE, "architecture/parcel-ledger.md"))
+    assert "Risk: The ledger database runs in one data centre, with a cold copy in the other." in texts, texts
+    assert "Risk: Depot scanners still send movements over FTP." in texts
