@@ -10,7 +10,9 @@ conventions every team's notes and records share:
 - a decision item that turns an option down ("Option 1 rejected because ...", "Why not B: ...",
   "Kafka is ruled out for now"), with no words that choose: the option rejected, kept as
   Rejected beside the Decision (the record's decision reader may have read it so; the words that
-  turn it down are what a reader remembers it by).
+  turn it down are what a reader remembers it by);
+- an incident summary's sentence that opens with how long the harm lasted ("For about 19 hours no
+  output reached the archive"): the impact, kept beside the summary.
 """
 
 from __future__ import annotations
@@ -58,3 +60,22 @@ def rejected_decisions(observations: list[ObservationFact]) -> list[ObservationF
              and not _CHOOSES_RE.search(fact.text)
              and rejected.isdisjoint(range(fact.line_start, fact.line_end + 1))]
     return observations + added
+
+
+# An incident summary's sentence that opens with how long the harm lasted ("For about 40 minutes no
+# ticket sold in the app reached the ledger", "Between 09:03 and 10:41 UTC the API returned errors",
+# "From 07:10 to 16:25 on 5 March, nobody could log in"): the impact, as the SRE, PagerDuty and
+# Atlassian templates open their summaries.
+_TIME = r"\d{1,2}[:.]\d{2}(?:\s*(?:UTC|GMT|BST|CET|CEST|[AP]M))?"
+_WINDOW_RE = re.compile(
+    r"^(?:for\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|over\s+|more\s+than\s+|just\s+over\s+)?"
+    r"(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|forty|ninety)\s*"
+    r"(?:(?:and\s+a\s+half\s+)?(?:minutes?|mins?|hours?|hrs?|h|days?)\b)"
+    rf"|(?:between|from)\s+(?:\S+\s+){{0,6}}?{_TIME}\b[^.;]{{0,60}}?\b(?:and|to|until|till)\s+(?:\S+\s+){{0,4}}?{_TIME})",
+    re.I)
+
+
+def summary_part(sentence: str) -> str | None:
+    """The part an incident summary's sentence tells by its form: "Impact" for one that opens with
+    how long the harm lasted; None otherwise."""
+    return "Impact" if _WINDOW_RE.match(sentence) else None

@@ -1,7 +1,8 @@
 """The label a kept statement's own words give it where its part's label is only a default (lab69):
 a scribe's "ACTION:" / "AGREED:" marks, a decision item that turns an option down, a design
 statement's rule told without a modal verb, an architecture page's introducing section and its
-section of known weaknesses. Fixtures written for these tests."""
+section of known weaknesses, an incident summary's sentence that opens with how long the harm
+lasted. Fixtures written for these tests."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from tasks.extract import Extraction, SourceRef, extract_facts
 from tasks.extract.model import ObservationFact
 from tasks.extract.part_statements import topic_label
-from tasks.extract.statement_labels import marked_label, rejected_decisions
+from tasks.extract.statement_labels import marked_label, rejected_decisions, summary_part
 
 
 def _extract(text: str, name: str) -> Extraction:
@@ -219,3 +220,54 @@ def test_an_architecture_pages_section_of_its_weaknesses_tells_its_risks() -> No
     texts = _texts(_extract(ARCHITECTURE, "architecture/parcel-ledger.md"))
     assert "Risk: The ledger database runs in one data centre, with a cold copy in the other." in texts, texts
     assert "Risk: Depot scanners still send movements over FTP." in texts
+
+
+@pytest.mark.parametrize(("sentence", "part"), [
+    ("For about 40 minutes no ticket sold in the app reached the ledger.", "Impact"),
+    ("For 3 hours the nightly export wrote empty files.", "Impact"),
+    ("Between 09:03 and 10:41 UTC the booking API returned errors for most requests.", "Impact"),
+    ("From 07:10 to 16:25 on 5 March, nobody could log in to the portal.", "Impact"),
+    ("For each request the gateway checks the client certificate.", None),
+    ("The gateway rejected our certificate at 07:10.", None),
+])
+def test_an_incident_summarys_sentence_that_opens_with_how_long_it_lasted_is_the_impact(
+        sentence: str, part: str | None) -> None:
+    assert summary_part(sentence) == part
+
+
+POSTMORTEM = """# Postmortem: ticket sales lost in the rider app
+
+**Date:** 2026-02-03
+**Severity:** SEV-2
+
+## Summary
+
+For about 40 minutes no ticket sold in the app reached the ledger. The payment gateway turned our
+requests away because the client certificate it holds for us had expired. Sales at ticket
+machines went on as usual.
+
+## Impact
+
+About 3,100 purchases failed and 212 riders called the help line.
+
+## Root cause
+
+The client certificate was renewed on our side only; nobody sent the new one to the gateway.
+
+## Resolution
+
+We sent the new certificate to the gateway's support desk, who loaded it at 10:52.
+
+## Action items
+
+- Alert 30 days before any client certificate expires (owner: Ana Ruiz)
+"""
+
+
+def test_a_postmortem_summarys_opening_window_is_kept_as_its_impact_too() -> None:
+    result = _extract(POSTMORTEM, "postmortems/2026-02-03-ticket-sales.md")
+    impact = [fact for fact in result.observations
+              if fact.text == "Impact: For about 40 minutes no ticket sold in the app reached the ledger."]
+    assert [(fact.line_start, fact.line_end) for fact in impact] == [(8, 8)]
+    assert any(fact.text.startswith("Summary: For about 40 minutes") for fact in result.observations)
+    assert not any(fact.text.startswith("Impact: Sales at ticket machines") for fact in result.observations)
