@@ -199,8 +199,28 @@ def design_statements(
             if span not in seen:
                 seen.add(span)
                 spans.append(span)
-    return [part_fact(_design_label(span[0]), span, "detail")
-            for span in unkept(spans, facts)[:MAX_STATEMENTS]]
+    kept = unkept(spans, facts)
+    found = [part_fact(_design_label(span[0]), span, "detail") for span in kept[:MAX_STATEMENTS]]
+    return found + _design_rules([span for span in spans if span not in set(kept)], facts + found)
+
+
+def _design_rules(spans: list[LineSpan], facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The clauses of design statements a reader kept as their design ("Packs are signed with the
+    release key; controllers refuse unsigned packs") that state another part by their own words (a
+    rule, a worry, a scope left out): each kept under that part too, with its statement's lines,
+    where no fact of that part holds it."""
+    found: list[ObservationFact] = []
+    for text, first, last in spans:
+        for clause in _LABEL_RE.sub("", text, count=1).split("; "):
+            label = _cued(clause)
+            said = clause.strip().rstrip(".")
+            if label is None or not is_statement(said):
+                continue
+            held = any(fact.text.startswith(f"{label}: ") and said[:_SAME_CHARS] in fact.text
+                       for fact in facts)
+            if not held:
+                found.append(part_fact(label, (said + ".", first, last), "detail"))
+    return found[:MAX_STATEMENTS]
 
 
 # What a design section's statement says apart from the design, whatever template holds it: a

@@ -271,3 +271,31 @@ def test_a_postmortem_summarys_opening_window_is_kept_as_its_impact_too() -> Non
     assert [(fact.line_start, fact.line_end) for fact in impact] == [(8, 8)]
     assert any(fact.text.startswith("Summary: For about 40 minutes") for fact in result.observations)
     assert not any(fact.text.startswith("Impact: Sales at ticket machines") for fact in result.observations)
+
+
+CLAUSES = """# RFC-40: Signed timetable packs
+
+Status: Accepted
+
+## Summary
+
+Stations keep a signed copy of the day's timetable.
+
+## Detailed design
+
+The publisher builds one pack per station every night. Packs are signed with the release key;
+the station controllers refuse unsigned packs. The controllers keep the last three packs.
+
+## Alternatives
+
+Serving the timetable live from the central API was rejected: a network cut would blank the boards.
+"""
+
+
+def test_a_rule_told_in_a_clause_of_a_kept_design_statement_is_kept_as_a_constraint_too() -> None:
+    result = _extract(CLAUSES, "rfcs/0040-signed-packs.md")
+    rules = [(fact.text, fact.line_start, fact.line_end) for fact in result.observations
+             if fact.text.startswith("Constraint: ")]
+    assert rules == [("Constraint: the station controllers refuse unsigned packs.", 11, 12)], rules
+    assert any(fact.text.startswith("Design: ") and "Packs are signed with the release key" in fact.text
+               for fact in result.observations)
