@@ -45,7 +45,7 @@ from tasks.extract.genres import (
     names_a_decision_log,
 )
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
-from tasks.extract.statement_labels import marked_label
+from tasks.extract.statement_labels import CHOICE_RE, marked_label
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
 from tasks.markdown.blocks import Section
@@ -76,6 +76,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Rejected", re.compile(
         r"\bnot\s+agreed\b|\b(?:rejected|declined|vetoed|turned\s+down|ruled\s+out|decided\s+against)\b",
         re.I)),
+    ("Decision", CHOICE_RE),
     ("Risk", _RISK_RE := re.compile(
         r"\b(?:risks?|worr(?:y|ied|ies)|concerns?|concerned|no\s+one\s+owns|nobody\s+owns|unowned"
         r"|bottleneck|single\s+point\s+of\s+failure)\b", re.I)),

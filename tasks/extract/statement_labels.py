@@ -49,6 +49,16 @@ _DECISION = "Decision: "
 _REJECTED = "Rejected: "
 
 
+# A choice told in the words that make it ("We decided to keep the old checker", "The group agreed to
+# drop the column", "Concept B is selected", "We will go with the nightly rebuild").
+CHOICE_RE = re.compile(
+    r"\b(?:we|the\s+(?:board|team|committee|panel|group|meeting|forum|steering\s+group))\s+"
+    r"(?:have\s+|has\s+|then\s+|finally\s+|eventually\s+|unanimously\s+)?"
+    r"(?:decided\s+(?:to|that|on)|chose|selected|agreed\s+(?:to(?!\s+disagree)|on|that)|adopted|approved|opted|settled\s+on"
+    r"|went\s+with|will\s+go\s+with|go\s+with)\b"
+    r"|\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:selected|chosen|adopted)\b", re.I)
+
+
 def rejected_decisions(observations: list[ObservationFact]) -> list[ObservationFact]:
     """The observations and, beside each Decision that turns an option down without choosing one,
     the same statement as Rejected (where no Rejected observation holds its lines already)."""

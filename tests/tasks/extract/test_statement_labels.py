@@ -299,3 +299,19 @@ def test_a_rule_told_in_a_clause_of_a_kept_design_statement_is_kept_as_a_constra
     assert rules == [("Constraint: the station controllers refuse unsigned packs.", 11, 12)], rules
     assert any(fact.text.startswith("Design: ") and "Packs are signed with the release key" in fact.text
                for fact in result.observations)
+
+
+@pytest.mark.parametrize(("statement", "told", "label"), [
+    ("Concept B is selected: the app pulls a full roster when it opens.", "Outcome", "Decision"),
+    ("The group agreed to drop the old column on Sunday.", "Outcome", "Decision"),
+    ("We decided to keep the old checker installed until March.", "Outcome", "Decision"),
+    ("We will go with the nightly rebuild for now.", "Design", "Decision"),
+    ("The vendor selected for the pilot went bankrupt in May.", "Outcome", "Outcome"),
+    ("The team reviewed the shadow run numbers.", "Outcome", "Outcome"),
+])
+def test_a_topic_statement_that_tells_a_choice_is_a_decision(statement: str, told: str, label: str) -> None:
+    assert topic_label(statement, told) == label
+
+
+def test_agreeing_to_disagree_is_no_decision() -> None:
+    assert topic_label("We agreed to disagree on the naming.", "Outcome") == "Outcome"
