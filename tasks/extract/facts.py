@@ -22,6 +22,7 @@ from tasks.extract.record_fields import document_title
 from tasks.extract.record_statements import record_statements
 from tasks.extract.records import add_record_facts, classify_record
 from tasks.extract.sentence_parts import rejections_told
+from tasks.extract.statement_labels import rejected_decisions
 from tasks.extract.structure import scan
 from tasks.extract.subject import add_front_matter_entities, add_subject
 
@@ -57,6 +58,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     if not result.is_decision_record:
         result.entry_keys = log_entry_keys(structure)  # a log's numbering: how others cite its entries
     result.observations = rejections_told(result.observations)  # a reason that turns an option down
+    result.observations = rejected_decisions(result.observations)  # a decision item that turns one down
     hits = add_line_facts(result, subject, structure)
     result.candidates.extend(hits.candidates(subject))
     drop_boilerplate_lines(result)  # a MADR record's "* [Optional] Add links ..." too

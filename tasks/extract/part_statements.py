@@ -45,6 +45,7 @@ from tasks.extract.genres import (
     names_a_decision_log,
 )
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
+from tasks.extract.statement_labels import CHOICE_RE, marked_label
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
 from tasks.markdown.blocks import Section
@@ -75,6 +76,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Rejected", re.compile(
         r"\bnot\s+agreed\b|\b(?:rejected|declined|vetoed|turned\s+down|ruled\s+out|decided\s+against)\b",
         re.I)),
+    ("Decision", CHOICE_RE),
     ("Risk", _RISK_RE := re.compile(
         r"\b(?:risks?|worr(?:y|ied|ies)|concerns?|concerned|no\s+one\s+owns|nobody\s+owns|unowned"
         r"|bottleneck|single\s+point\s+of\s+failure)\b", re.I)),
@@ -104,7 +106,11 @@ def add_part_statements(result: Extraction, genre: str, structure: Structure) ->
         claimed = ACTION_SECTIONS | DECISION_SECTIONS
         result.observations += topic_statements(structure, claimed, result.observations)
     elif genre == ARCHITECTURE:
-        result.observations += topic_statements(structure, _NOT_DESCRIBED, result.observations, told="Design")
+        # (a section that introduces what the page describes tells its summary, not its design; one
+        # that lists what is weak in it, its risks)
+        sections = [(section, _architecture_part(section_key(structure.title(section))))
+                    for section in _topics(structure, _NOT_DESCRIBED, None)]
+        result.observations += told_statements(structure, sections, result.observations)
 
 
 _NEVER_ADOPTED_RE = re.compile(r"withdrawn|rejected|declined|abandoned", re.I)
@@ -194,8 +200,28 @@ def design_statements(
             if span not in seen:
                 seen.add(span)
                 spans.append(span)
-    return [part_fact(_design_label(span[0]), span, "detail")
-            for span in unkept(spans, facts)[:MAX_STATEMENTS]]
+    kept = unkept(spans, facts)
+    found = [part_fact(_design_label(span[0]), span, "detail") for span in kept[:MAX_STATEMENTS]]
+    return found + _design_rules([span for span in spans if span not in set(kept)], facts + found)
+
+
+def _design_rules(spans: list[LineSpan], facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The clauses of design statements a reader kept as their design ("Packs are signed with the
+    release key; controllers refuse unsigned packs") that state another part by their own words (a
+    rule, a worry, a scope left out): each kept under that part too, with its statement's lines,
+    where no fact of that part holds it."""
+    found: list[ObservationFact] = []
+    for text, first, last in spans:
+        for clause in _LABEL_RE.sub("", text, count=1).split("; "):
+            label = _cued(clause)
+            said = clause.strip().rstrip(".")
+            if label is None or not is_statement(said):
+                continue
+            held = any(fact.text.startswith(f"{label}: ") and said[:_SAME_CHARS] in fact.text
+                       for fact in facts)
+            if not held:
+                found.append(part_fact(label, (said + ".", first, last), "detail"))
+    return found[:MAX_STATEMENTS]
 
 
 # What a design section's statement says apart from the design, whatever template holds it: a
@@ -220,7 +246,17 @@ _RULE_CUE_RE = re.compile(
     r"|\bnothing\s+is\s+\w+\s+without\b|\bno\s+(?:[\w-]+\s+){1,2}(?:is|are)\s+(?:offered|allowed|permitted|supported|exposed)\b"
     r"|^only\s+[^.;]{1,80}?\b(?:can|may|are\s+allowed|is\s+allowed)\b"
     r"|\b(?:lives?|stored|kept|held)\s+only\s+as\b"
-    r"|\b(?:refuses?|rejects?)\s+(?:any\s+|every\s+|all\s+)?(?:unsigned|unauthenticated|unknown|invalid|expired|untrusted)\b",
+    r"|\b(?:refuses?|rejects?)\s+(?:any\s+|every\s+|all\s+)?(?:unsigned|unauthenticated|unknown|invalid|expired|untrusted)\b"
+    # ... or any of a kind that fails a check ("rejects any image whose barcode does not decode")
+    r"|\b(?:refuses?|rejects?)\s+(?:any|every|all)\s+[\w-]+\s+(?:whose|that|which|without)\b"
+    # what may happen only after or only where ("only then is the copy made", "reachable only on the
+    # Trust network"), what is never let out ("Exact localities are not released", "The fallback
+    # steps are not configurable"), and a change that needs more than one to approve it ("needs
+    # two curators to approve", "need a second approver")
+    r"|\bonly\s+(?:then|after|once)\b|\b(?:is|are)\s+(?:reachable|accessible|available|visible)\s+only\b"
+    r"|\b(?:is|are)\s+not\s+(?:released|published|shared|exported|configurable|logged)\b"
+    r"|\b(?:needs?|requires?)\s+(?:a\s+second|two|three|\d+)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:approv\w*|sign-?offs?|reviewers?|to\s+(?:approve|sign))\b",
     re.I)
 
 
@@ -282,11 +318,42 @@ def topic_statements(
     """Each statement of a meeting's topics or an architecture page's sections (every section
     but the preamble, the roll and the sections named by `claimed`, which other readers read)
     that `facts` do not hold, labelled by what it says (`told` when it says no part)."""
+    sections = [(section, told) for section in _topics(structure, claimed, skip)]
+    return told_statements(structure, sections, facts)
+
+
+def told_statements(structure: Structure, sections: list[tuple[Section, str]],
+                    facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each statement of `sections` that `facts` do not hold, labelled by what it says, else by
+    the part its section tells."""
     spans: list[LineSpan] = []
-    for section in _topics(structure, claimed, skip):
-        spans += statements(structure, structure.lines(section))
-    return [part_fact(topic_label(span[0], told), span, "detail")
+    parts: dict[LineSpan, str] = {}
+    for section, told in sections:
+        for span in statements(structure, structure.lines(section)):
+            spans.append(span)
+            parts.setdefault(span, told)
+    return [part_fact(topic_label(span[0], parts[span]), span, "detail")
             for span in unkept(spans, facts)[:MAX_STATEMENTS]]
+
+
+# The sections that introduce what an architecture page describes (an SDD's "Purpose",
+# a fact sheet's "Description", an arc42 page's "Introduction", a wiki page's "Overview").
+_INTRODUCING = frozenset({"summary", "executive summary", "overview", "introduction", "purpose",
+                          "description", "abstract", "tl;dr", "tldr", "about", "at a glance", "what it is",
+                          "what it does"})
+
+
+# The sections that list what is weak in a system as it stands: its gaps, its debt, its known
+# issues ("Gaps and roadmap", "Known design debt", "Technical debt", "Known limitations").
+_WEAKNESS_RE = re.compile(r"\b(?:gaps?|debt|known\s+(?:issues|problems|limitations|weaknesses)|weaknesses"
+                          r"|pain\s+points|shortcomings)\b")
+
+
+def _architecture_part(key: str) -> str:
+    """The part an architecture page's section tells by its heading: Summary, Risk, else Design."""
+    if key in _INTRODUCING:
+        return "Summary"
+    return "Risk" if _WEAKNESS_RE.search(key) else "Design"
 
 
 def _topics(structure: Structure, claimed: frozenset[str], skip: re.Pattern[str] | None) -> list[Section]:
@@ -313,6 +380,9 @@ def _topics(structure: Structure, claimed: frozenset[str], skip: re.Pattern[str]
 def topic_label(text: str, told: str) -> str:
     """A statement's label by what its words say (a rule, a rejection, a risk, a reason, an action),
     else `told`."""
+    marked = marked_label(text)  # a scribe's "ACTION:" or "AGREED:" names the part itself
+    if marked:
+        return marked
     said = _LABEL_RE.sub("", text, count=1)
     found = next((label for label, cue in _CUES if cue.search(said)), None)
     if found is None or found not in {"Rejected", "Risk"} and states_rule(said):

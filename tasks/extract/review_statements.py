@@ -32,6 +32,7 @@ from tasks.extract.genres import is_field_line
 from tasks.extract.incident_prose import story_sentences
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.sentence_parts import response_part, tells_cost, tells_detection
+from tasks.extract.statement_labels import summary_part
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure
 from tasks.extract.text import shorten
@@ -117,6 +118,8 @@ def review_statements(structure: Structure, facts: list[ObservationFact], parts:
             if not _statement(text):
                 continue
             part = own_part(text)
+            if part is None and label is None and parts is INCIDENT_PARTS:
+                part = summary_part(text)  # a summary's sentence: how long it lasted, or why
             if said[:80] in held and not (part and _told_apart(said, part, facts)):
                 continue
             part = part or label
