@@ -17,6 +17,7 @@ from schemas.report import Problem
 from tasks.markdown.blocks import read_blocks, sections
 from tasks.markdown.escapes import escape_link_text
 from tasks.store.errors import AmbiguousNameError, MembankError
+from tasks.store.folder_slugs import FolderSlugs
 from tasks.store.layout import ENTITY_FOLDER, ENTITY_HUB, WIKI_FOLDER, MemoryLayout
 from tasks.store.names import slug_from_title
 from tasks.store.pages import Page, split_page
@@ -197,52 +198,11 @@ def _kind_sentence(name: str, entity_type: str) -> str:
 # --------------------------------------------------------------------------- page paths
 
 
-def _slug_of(name: str) -> str | None:
+def entity_page_slug(name: str) -> str | None:
     """The slug of an entity page's file name (`<prefix>__<slug>.md`), None for another file."""
     if name.endswith(".md") and name != ".md" and "__" in name:
         return name[:-3].split("__", 1)[1]
     return None
-
-
-class EntityFolder:
-    """The entity pages on disk, by slug: listed once when first asked (unsorted); the first
-    few slugs are looked up by their file names' ending, not by a slug map of the whole folder
-    (sorting and splitting 50,000 names cost a new page ~0.03 s at 100,000 pages); a caller
-    that asks for many gets the map, built once. Either way a slug finds its first page by
-    name."""
-
-    LOOKUPS_BEFORE_MAP = 16
-
-    def __init__(self, layout: MemoryLayout) -> None:
-        self._folder = layout.entities
-        self._names: list[str] | None = None
-        self._map: dict[str, str] | None = None
-        self._asked = 0
-
-    def _listed(self) -> list[str]:
-        if self._names is None:
-            self._names = os.listdir(self._folder) if self._folder.is_dir() else []
-        return self._names
-
-    def pages(self) -> dict[str, str]:
-        """slug -> root-relative path of every entity page (the first by name per slug)."""
-        if self._map is None:
-            found: dict[str, str] = {}
-            for name in sorted(self._listed()):  # (names: sorting Paths costs seconds)
-                slug = _slug_of(name)
-                if slug is not None:
-                    found.setdefault(slug, f"{ENTITY_FOLDER}{name}")
-            self._map = found
-        return self._map
-
-    def get(self, slug: str) -> str | None:
-        """The root-relative path of the first page (by name) whose slug is `slug`."""
-        self._asked += 1
-        if self._map is not None or self._asked > self.LOOKUPS_BEFORE_MAP:
-            return self.pages().get(slug)
-        ending = f"__{slug}.md"
-        named = [name for name in self._listed() if name.endswith(ending) and _slug_of(name) == slug]
-        return f"{ENTITY_FOLDER}{min(named)}" if named else None
 
 
 def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str, RegistryEntry],
@@ -250,7 +210,7 @@ def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str,
     """Entity key -> page path, for the `touched` entities (their page is fixed at creation on
     the registry entry's entityPage; a new one is found by slug on disk or created with the
     `prefix`) and every other entry with a page (its aliases' keys lead there too)."""
-    on_disk = EntityFolder(layout)  # listed when needed
+    on_disk = FolderSlugs(layout.entities, entity_page_slug)  # listed when needed
     used: set[str] = set()
     for registered in entries.values():
         if registered.entityPage is not None:
@@ -270,7 +230,7 @@ def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str,
 
 
 def _page_for(layout: MemoryLayout, prefix: str, entry: RegistryEntry,
-              on_disk: EntityFolder, used: set[str]) -> str:
+              on_disk: FolderSlugs, used: set[str]) -> str:
     """The entity's page path: fixed at creation (kept in the registry), found by slug otherwise;
     a slug already taken by another entity gets a numeric suffix."""
     if entry.entityPage:
@@ -281,8 +241,9 @@ def _page_for(layout: MemoryLayout, prefix: str, entry: RegistryEntry,
         base = f"entity-{hashlib.sha256(entry.canonicalName.encode()).hexdigest()[:12]}"
     slug, counter = base, 1
     while True:
-        existing = on_disk.get(slug)
-        if existing is not None:
+        name = on_disk.first(slug)
+        if name is not None:
+            existing = f"{ENTITY_FOLDER}{name}"
             if existing not in used and _page_is_for(layout.root / existing, entry):
                 path = existing
                 break

@@ -12,7 +12,6 @@ from schemas.graph import GraphEntity, RegistryEntry
 from tasks.checks.reconcile import reconcile_memory
 from tasks.distill.apply import distill_memory
 from tasks.distill.entity_pages import (
-    EntityFolder,
     EntityPageContext,
     EntityPageSet,
     allocate_page_paths,
@@ -53,33 +52,6 @@ def test_paths_fixed_found_by_slug_or_suffixed(tmp_path: Path) -> None:
         "gw": "wiki/entities/old__api-gateway.md",
     }
     assert entries["cache"].entityPage == page_of["cache"]  # kept on the registry entry
-
-
-def test_entity_folder_finds_a_slugs_first_page_by_name_looked_up_or_mapped(tmp_path: Path) -> None:
-    """A slug's page is the first by name among the pages of that slug, whether looked up by
-    the names' ending (the first few slugs asked) or taken from the folder's slug map."""
-    layout = MemoryLayout(tmp_path)
-    names = ["2026-02-01T00-00-00Z__cache.md", "2026-01-01T00-00-00Z__cache.md",  # first by name
-             "2026-01-01T00-00-00Z__a__cache.md",  # slug "a__cache", not "cache"
-             "2026-01-01T00-00-00Z__cache.md.bak", "cache.md", "__.md", ".md", "notes.txt",
-             "2026-03-01T00-00-00Z__ledger-2.md", "2026-03-01T00-00-00Z__ledger.md", "x__a__cache.md"]
-    for name in names:
-        page(layout, name, "# x\n")
-    slugs = ["cache", "a__cache", "ledger", "ledger-2", "", "missing", "md", "a"]
-    expected = {"cache": f"{ENTITY_FOLDER}2026-01-01T00-00-00Z__cache.md",
-                "a__cache": f"{ENTITY_FOLDER}2026-01-01T00-00-00Z__a__cache.md",
-                "ledger": f"{ENTITY_FOLDER}2026-03-01T00-00-00Z__ledger.md",
-                "ledger-2": f"{ENTITY_FOLDER}2026-03-01T00-00-00Z__ledger-2.md",
-                "": f"{ENTITY_FOLDER}__.md"}
-    assert EntityFolder(layout).pages() == {**expected}
-    looked_up = EntityFolder(layout)
-    assert [looked_up.get(slug) for slug in slugs] == [expected.get(slug) for slug in slugs]
-    assert looked_up._map is None  # (a few slugs: no map of the folder)
-    many = EntityFolder(layout)
-    answers = [many.get(slug) for _ in range(3) for slug in slugs]  # past the lookups: the map
-    assert many._map is not None
-    assert answers == [expected.get(slug) for _ in range(3) for slug in slugs]
-    assert EntityFolder(MemoryLayout(tmp_path / "none")).get("cache") is None  # no folder
 
 
 def test_page_jobs_keep_hand_sections_and_tags_and_skip_bad_pages(tmp_path: Path) -> None:
