@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from schemas.distill_state import DistilledSource, DistillState
+from schemas.distill_state import DistilledSource
 from schemas.graph import EntityRegistry, RegistryEntry, entity_key
 from schemas.report import MemoryOperationReport
 from tasks.distill.candidates import merge_candidates
@@ -42,6 +42,7 @@ from tasks.distill.plan import (
     read_earlier_sources,
 )
 from tasks.distill.resolve import Forgotten
+from tasks.distill.state_rows import save_source_states
 from tasks.extract import Extraction
 from tasks.memstores.distill_hooks import merge_store_tombstones
 from tasks.search.refresh import refresh_search_index
@@ -65,7 +66,6 @@ from tasks.store.graph_store import (
     load_tombstones,
     normalize_registry,
     save_candidate_inbox,
-    save_distill_state,
     save_graph_data,
     save_registry,
 )
@@ -269,8 +269,11 @@ def _write_pages(operation: Operation, result: MergeResult, extractions: Sequenc
         return []
     touched = sorted(merge.touched)
     page_of = allocate_page_paths(operation.layout, operation.prefix, entries, touched)
-    titles = {s.sourcePage: s.title or "" for s in plan.state.values()}
-    assets = {s.sourcePage: s.assetId for s in plan.state.values()}
+    titles: dict[str, str] = {}
+    assets: dict[str, str] = {}
+    for source_page, title, asset_id in plan.state.pages():
+        titles[source_page] = title or ""
+        assets[source_page] = asset_id
     for extraction in extractions:
         titles[extraction.source.source_page] = extraction.title
         assets[extraction.source.source_page] = extraction.source.asset_id
@@ -327,16 +330,16 @@ def _write_candidates(operation: Operation, extractions: Sequence[Extraction],
 def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[Extraction],
                  result: MergeResult) -> None:
     layout, now, unresolved = operation.layout, operation.now_iso, result.unresolved
-    state = dict(plan.state)
-    for asset_id, entry in plan.state.items():  # pending record links that resolved this run
-        if entry.pendingRecordLinks is not None and asset_id not in unresolved:
-            state[asset_id] = entry.model_copy(update={"pendingRecordLinks": None})
+    state = plan.state.copy()
+    for asset_id, entry in plan.state.having("pendingRecordLinks"):  # links that resolved this run
+        if asset_id not in unresolved:
+            state.put(entry.model_copy(update={"pendingRecordLinks": None}))
     for extraction in extractions:
         source = extraction.source
         old = state.get(source.asset_id)
         document_key, document_entity = result.documents.get(source.asset_id, (None, None))
         entry_entity, entry_keys = result.entry_keys.get(source.asset_id, (None, ()))
-        state[source.asset_id] = DistilledSource(
+        state.put(DistilledSource(
             assetId=source.asset_id,
             sourcePage=source.source_page,
             distilledAtUtc=old.distilledAtUtc if old and old.sourcePage == source.source_page else now,
@@ -345,20 +348,16 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[
             documentEntity=document_entity,
             entryKeys=list(entry_keys) or None,
             entryEntity=entry_entity,
-        )
+        ))
     for asset_id, links in unresolved.items():
         if asset_id in state:
-            state[asset_id] = state[asset_id].model_copy(
-                update={"pendingRecordLinks": links.as_json()})
+            state.put(state[asset_id].model_copy(update={"pendingRecordLinks": links.as_json()}))
     for skipped, replaced_by in plan.skipped:
         if skipped.assetId not in state:
-            state[skipped.assetId] = DistilledSource(
+            state.put(DistilledSource(
                 assetId=skipped.assetId, sourcePage=skipped.sourcePage or "",
-                distilledAtUtc=now, supersededByAssetId=replaced_by)
-    document = DistillState(
-        stateGeneratedAtUtc=plan.state_stamp or now, sources=[state[key] for key in sorted(state)]
-    )
-    if save_distill_state(layout.distill_state_file, document, now_iso=now):
+                distilledAtUtc=now, supersededByAssetId=replaced_by))
+    if save_source_states(layout.distill_state_file, state, plan.state_stamp or now, now_iso=now):
         operation.stage.note_artifact(layout.relative(layout.distill_state_file),
                                       "which sources are distilled")
 

@@ -4,10 +4,9 @@ source pages. Sections a person added by hand are kept where they are."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -18,6 +17,7 @@ from schemas.report import Problem
 from tasks.markdown.blocks import read_blocks, sections
 from tasks.markdown.escapes import escape_link_text
 from tasks.store.errors import AmbiguousNameError, MembankError
+from tasks.store.folder_slugs import FolderSlugs
 from tasks.store.layout import ENTITY_FOLDER, ENTITY_HUB, WIKI_FOLDER, MemoryLayout
 from tasks.store.names import slug_from_title
 from tasks.store.pages import Page, split_page
@@ -198,14 +198,11 @@ def _kind_sentence(name: str, entity_type: str) -> str:
 # --------------------------------------------------------------------------- page paths
 
 
-def existing_entity_pages(layout: MemoryLayout) -> dict[str, str]:
-    """slug -> root-relative page path of the entity pages on disk (one folder listing)."""
-    found: dict[str, str] = {}
-    if layout.entities.is_dir():
-        for name in sorted(os.listdir(layout.entities)):  # (names: sorting Paths costs seconds)
-            if name.endswith(".md") and name != ".md" and "__" in name:
-                found.setdefault(name[:-3].split("__", 1)[1], f"{ENTITY_FOLDER}{name}")
-    return found
+def entity_page_slug(name: str) -> str | None:
+    """The slug of an entity page's file name (`<prefix>__<slug>.md`), None for another file."""
+    if name.endswith(".md") and name != ".md" and "__" in name:
+        return name[:-3].split("__", 1)[1]
+    return None
 
 
 def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str, RegistryEntry],
@@ -213,7 +210,7 @@ def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str,
     """Entity key -> page path, for the `touched` entities (their page is fixed at creation on
     the registry entry's entityPage; a new one is found by slug on disk or created with the
     `prefix`) and every other entry with a page (its aliases' keys lead there too)."""
-    on_disk = functools.cache(lambda: existing_entity_pages(layout))  # listed when needed
+    on_disk = FolderSlugs(layout.entities, entity_page_slug)  # listed when needed
     used: set[str] = set()
     for registered in entries.values():
         if registered.entityPage is not None:
@@ -233,7 +230,7 @@ def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str,
 
 
 def _page_for(layout: MemoryLayout, prefix: str, entry: RegistryEntry,
-              on_disk: Callable[[], dict[str, str]], used: set[str]) -> str:
+              on_disk: FolderSlugs, used: set[str]) -> str:
     """The entity's page path: fixed at creation (kept in the registry), found by slug otherwise;
     a slug already taken by another entity gets a numeric suffix."""
     if entry.entityPage:
@@ -244,8 +241,9 @@ def _page_for(layout: MemoryLayout, prefix: str, entry: RegistryEntry,
         base = f"entity-{hashlib.sha256(entry.canonicalName.encode()).hexdigest()[:12]}"
     slug, counter = base, 1
     while True:
-        existing = on_disk().get(slug)
-        if existing is not None:
+        name = on_disk.first(slug)
+        if name is not None:
+            existing = f"{ENTITY_FOLDER}{name}"
             if existing not in used and _page_is_for(layout.root / existing, entry):
                 path = existing
                 break

@@ -697,7 +697,8 @@ class _Merger:
                    if item.extraction.record_key or item.extraction.document_key]
         mark_record_logs(records)
         self.entry_keys = self.log_entry_keys()
-        pending = [(links, entry) for links in pending_record_links(plan.state.values(), read_now)
+        pending = [(links, entry) for links in pending_record_links(
+                       (source for _asset_id, source in plan.state.having("pendingRecordLinks")), read_now)
                    if (entry := resolver.find(links.subject)) is not None]
         if not pending and not any(extraction.record_links for extraction, _ in records):
             return {}
@@ -720,7 +721,8 @@ class _Merger:
         plan: DistillPlan, read_now: AbstractSet[str]
     ) -> list[tuple[str, tuple[str, ...]]]:
         """The entry keys of the decision logs earlier runs distilled (the distill state)."""
-        return [(entry.entryEntity, tuple(entry.entryKeys)) for asset_id, entry in plan.state.items()
+        return [(entry.entryEntity, tuple(entry.entryKeys))
+                for asset_id, entry in plan.state.having("entryKeys")
                 if asset_id not in read_now and entry.entryKeys and entry.entryEntity]
 
     def plain_documents(self) -> dict[str, tuple[str, str]]:
@@ -734,7 +736,7 @@ class _Merger:
         earlier runs distilled (the distill state), so a link finds a page by its file."""
         found = {(*posixpath.split(path), name) for path, name in self.documents.values()}
         found |= {(*posixpath.split(entry.documentKey), entry.documentEntity)
-                  for asset_id, entry in plan.state.items()
+                  for asset_id, entry in plan.state.having("documentKey")
                   if asset_id not in read_now and entry.documentKey and entry.documentEntity}
         return found
 

@@ -17,14 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from schemas.distill_state import DistilledSource
 from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import Problem
 from tasks.distill.mention_words import MentionWords, name_words
+from tasks.distill.state_rows import SourceStates, load_source_states
 from tasks.extract import Extraction, MentionMatcher, SourceRef, extract_facts
 from tasks.markdown.html import HTML_SUFFIXES, html_to_markdown
 from tasks.markdown.outline import without_bom
-from tasks.store.graph_store import load_distill_state, load_manifest, load_tombstones
+from tasks.store.graph_store import load_manifest, load_tombstones
 from tasks.store.layout import MemoryLayout
 from tasks.store.manifest_rows import Row, row_asset, trusted_rows
 from tasks.store.versions import current_of_reverted, replaced_asset_ids, version_pages
@@ -52,7 +52,7 @@ class DistillPlan:
     replaced: dict[str, RawAsset] = field(default_factory=dict)
     # assets recorded without being read: superseded before they were ever distilled
     skipped: list[tuple[RawAsset, str]] = field(default_factory=list)
-    state: dict[str, DistilledSource] = field(default_factory=dict)
+    state: SourceStates = field(default_factory=SourceStates)  # by asset id
     state_stamp: str | None = None
     problems: list[Problem] = field(default_factory=list)
     # asset id read as a reverted path's current version -> the source pages of every version
@@ -89,9 +89,7 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
         return plan
     trusted = trusted_rows(layout.raw_manifest_file)
     if layout.distill_state_file.exists():
-        state = load_distill_state(layout.distill_state_file)
-        plan.state = {entry.assetId: entry for entry in state.sources}
-        plan.state_stamp = state.stateGeneratedAtUtc
+        plan.state, plan.state_stamp = load_source_states(layout.distill_state_file)
     if trusted is not None:  # as membank wrote it, without reverts: models for the unknown only
         rows = plan.manifest_rows = trusted["assets"]
         planner = _Planner(plan, layout, rows, forgotten_asset_ids(layout), reread_all)

@@ -3,12 +3,10 @@ manifest, hub, index, log."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schemas.common import PREFIX_PATTERN
@@ -29,6 +27,7 @@ from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import StagedWrites, check_real_folder
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
 from tasks.store.errors import InputError, LockTimeoutError, MembankError
+from tasks.store.folder_slugs import FolderSlugs
 from tasks.store.graph_store import empty_manifest, load_manifest
 from tasks.store.journal import pending_batch
 from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
@@ -103,8 +102,8 @@ class _Store:
     # (rows of a trusted manifest, made models as they are read: see tasks/store/manifest_rows.py)
     by_id: AssetIndex = field(default_factory=AssetIndex)
     latest_by_path: AssetIndex = field(default_factory=AssetIndex)
-    raw_slugs: set[str] = field(default_factory=set)
-    page_slugs: set[str] = field(default_factory=set)
+    raw_slugs: FolderSlugs | set[str] = field(default_factory=set)
+    page_slugs: FolderSlugs | set[str] = field(default_factory=set)
     forgotten: frozenset[str] = frozenset()  # asset ids `membank forget` removed: never stored again
     # (original path, asset id) -> the latest source page of that version: a revert links it
     version_page: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -129,17 +128,17 @@ class IngestRun:
             self.staged.close()
 
 
-def _slugs_in(folder: Path) -> set[str]:
-    if not folder.is_dir():
-        return set()
-    # (names alone: scandir's entry objects cost a third more over 20,000 files at 100k pages)
-    return {match["slug"] for match in map(_NAME_RE.match, os.listdir(folder)) if match}
+def source_slug(name: str) -> str | None:
+    """The slug of a raw copy's or a source page's file name (`<prefix>__<slug>.<ext>`)."""
+    match = _NAME_RE.match(name)
+    return match["slug"] if match else None
 
 
 def _open_store(operation: Operation) -> _Store:
     layout = operation.layout
     manifest = WriterManifest.open(layout.raw_manifest_file, empty_manifest(operation.now_iso))
-    store = _Store(manifest, raw_slugs=_slugs_in(layout.raw), page_slugs=_slugs_in(layout.sources),
+    store = _Store(manifest, raw_slugs=FolderSlugs(layout.raw, source_slug),
+                   page_slugs=FolderSlugs(layout.sources, source_slug),
                    forgotten=forgotten_asset_ids(layout, manifest.purged_ids()))
     rows = manifest.rows
     if rows is not None:  # as membank wrote it, without reverts: the rows, no model each

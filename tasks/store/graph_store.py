@@ -496,6 +496,13 @@ def save_distill_state(path: Path, state: DistillState, *, now_iso: str) -> bool
                          now_iso)
 
 
+def save_distill_state_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
+    """save_distill_state for the state as plain data in the file's JSON shape (rows of a file
+    membank wrote, and sources dumped as the model dumps them: tasks/distill/state_rows.py)."""
+    return _save_stamped(path, _data_encoder(data, "stateGeneratedAtUtc"), "stateGeneratedAtUtc",
+                         now_iso)
+
+
 def load_tombstones(path: Path) -> TombstoneList:
     """The forgotten topics; a missing file means nothing was forgotten."""
     if not path.exists():

@@ -48,13 +48,14 @@ def test_read_problem_names_the_file() -> None:
 def _plan_of_every_asset(layout: MemoryLayout, reread_all: bool) -> DistillPlan:
     """plan_distill as it was before ingest32: every asset of the manifest sorted and planned."""
     from tasks.distill import plan as planning
+    from tasks.distill.state_rows import SourceStates
     from tasks.store.graph_store import load_distill_state, load_manifest
     from tasks.store.versions import current_of_reverted
 
     plan = planning.DistillPlan()
     manifest = load_manifest(layout.raw_manifest_file)
     state = load_distill_state(layout.distill_state_file)
-    plan.state = {entry.assetId: entry for entry in state.sources}
+    plan.state = SourceStates.of(state.sources)
     plan.state_stamp = state.stateGeneratedAtUtc
     planner = planning._Planner(plan, layout, manifest, planning.forgotten_asset_ids(layout), reread_all)
     reverted = current_of_reverted(manifest)

@@ -541,12 +541,17 @@ def test_a_broken_hand_edit_of_the_manifest_stops_the_ingest(
 
 
 def test_slugs_are_those_of_the_names_of_membanks_files(tmp_path: Path) -> None:
-    from tasks.ingest.apply import _slugs_in
+    from tasks.ingest.apply import source_slug
+    from tasks.store.folder_slugs import FolderSlugs
 
     for name in ("2026-03-24T22-40-05Z__memory-writer.md", "2026-03-25T08-00-00Z__memory-writer-2.md",
                  "2026-03-25T08-00-00Z__Upper.md", "notes.md", "2026-03-25T08-00-00Z__no-suffix",
                  "index.md", ".2026-03-25T08-00-00Z__hidden.md.tmp"):
         (tmp_path / name).write_text("x")
     (tmp_path / "2026-03-25T08-00-00Z__a-folder.d").mkdir()
-    assert _slugs_in(tmp_path) == {"memory-writer", "memory-writer-2", "a-folder"}
-    assert _slugs_in(tmp_path / "missing") == set()
+    slugs = FolderSlugs(tmp_path, source_slug)
+    assert set(slugs.slug_map()) == {"memory-writer", "memory-writer-2", "a-folder"}
+    asked = ["memory-writer", "memory-writer-2", "a-folder", "upper", "Upper", "no-suffix", "hidden",
+             "notes", "index", "memory"]
+    assert [slug in FolderSlugs(tmp_path, source_slug) for slug in asked] == [True] * 3 + [False] * 7
+    assert "memory-writer" not in FolderSlugs(tmp_path / "missing", source_slug)

@@ -55,6 +55,34 @@ def test_staged_replacing_refuses_a_symlink_and_a_broken_page(tmp_path: Path) ->
         staged.stage(real, b"z\n", validate=False)
 
 
+def test_staged_new_files_refuse_existing_names_checked_by_lstat_then_by_listing(tmp_path: Path) -> None:
+    """A target that exists (a file, a folder, a broken symlink) is refused whether its folder's
+    first targets are checked one by one or the later ones against the folder's listing."""
+    from tasks.store import atomic
+
+    count = atomic.STAT_CHECKS_BEFORE_LISTING + 5
+    taken = {3: "file", count - 2: "folder", count - 1: "link"}
+    for number, kind in taken.items():
+        target = tmp_path / f"n{number}.md"
+        if kind == "file":
+            target.write_text("old")
+        elif kind == "folder":
+            target.mkdir()
+        else:
+            target.symlink_to(tmp_path / "nowhere")
+    refused = []
+    with StagedWrites() as staged:
+        for number in range(count):
+            try:
+                staged.stage(tmp_path / f"n{number}.md", b"# new\n")
+            except FileExistsError:
+                refused.append(number)
+        assert staged._listings  # (the later targets: against the folder's listing)
+        staged.commit()
+    assert refused == sorted(taken)
+    assert (tmp_path / "n3.md").read_text() == "old" and (tmp_path / "n0.md").read_text() == "# new\n"
+
+
 def test_invalid_json_is_never_written(tmp_path: Path) -> None:
     target = tmp_path / "graph.jsonc"
     atomic_write_text(target, '{"ok": true}\n')
