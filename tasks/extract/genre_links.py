@@ -269,11 +269,12 @@ def prose_links(
 
 
 # A notice near a page's top that the page is out of use: a label that opens its paragraph
-# ("> **Deprecated:** ...", "⚠️ OBSOLETE", "> [!WARNING] Archived"), its status ("Status:
+# ("> **Deprecated:** ...", "⚠️ OBSOLETE", a GitHub alert's "> [!WARNING] Archived" as boxes.py
+# unboxes it: "**Archived:**"), its status ("Status:
 # Obsolete, see ..."), or a sentence whose subject is the page ("This runbook is no longer
 # maintained", "This page is outdated").
 _NOTICE_RE = re.compile(
-    r"^\W{0,8}(?:\[!\w+\]\W{0,4})?(?:deprecated|obsolete|archived|retired|outdated)\b"
+    r"^\W{0,8}(?:deprecated|obsolete|archived|retired|outdated)\b"
     r"|^\W{0,4}(?:document\s+|page\s+)?status\W{0,6}(?:deprecated|obsolete|archived|retired|superseded|replaced)\b"
     r"|\bthis\s+(?:page|document|doc|runbook|playbook|guide|design|proposal|article|note|procedure|rfc|spec"
     r"|record|checklist)\s+(?:is|has\s+been|was)\s+(?:now\s+)?(?:deprecated|obsolete|outdated|retired|archived"

@@ -234,28 +234,27 @@ _MARK_LINES = 12
 def mark_status(structure: Structure) -> ObservationFact | None:
     """The status a badge or an emoji mark among the page's first lines shows (a shields.io
     `status-accepted` badge, "✅ **Accepted** · 2024-03-01"), or a notice's label that opens a
-    paragraph there ("> **Deprecated:** use the new runbook", "> [!WARNING] Obsolete")."""
+    paragraph there ("> **Deprecated:** use the new runbook", "Superseded by [v2](v2.md)."). A
+    GitHub alert or a callout reaches this reader unboxed (tasks/markdown/boxes.py): "> [!WARNING]
+    Obsolete" as the label "**Obsolete:**", the text under "> [!WARNING]" as a paragraph."""
     starts = {start for start, _ in structure.paragraphs}
-    previous = ""
     for number, line in structure.visible[:_MARK_LINES]:
         if number in structure.heading_lines:
             continue
         found = badge_status(line) or emoji_status(plain_text(line))
-        opens = number in starts or _ALERT_MARKER_RE.match(previous) is not None  # "> [!WARNING]" over it
-        if not found and opens and (label := _NOTICE_LABEL_RE.match(line)):
-            found = label["state"]
-        previous = line
+        if not found and number in starts and (label := _NOTICE_LABEL_RE.match(line)):
+            found = label["state"] or label["replaced"]
         if found:
             return status_observation(found, number, number)
     return None
 
 
-# A notice's label, alone or before its text: bold, with a colon, an alert's marker or nothing
-# after it ("archived in SampleTrack." continues a sentence: no label).
+# A notice's label, alone or before its text: bold, with a colon or nothing after it ("archived in
+# SampleTrack." continues a sentence: no label); "Superseded" before the "by" that names what
+# replaced the page ("**Superseded** by [v2](v2.md)").
 _NOTICE_LABEL_RE = re.compile(
-    r"^\W{0,8}(?:\[!\w+\]\W{0,4})?(?:\*\*|__)?(?P<state>deprecated|obsolete|archived)"
-    r"(?:\s*(?:\*\*|__)\s*:?|\s*[:!.—–]|\s*$)", re.I)
-_ALERT_MARKER_RE = re.compile(r"^\W{0,4}\[!\w+\]\s*$")  # GitHub's alert: its type alone on the line
+    r"^\W{0,8}(?:\*\*|__)?(?:(?P<state>deprecated|obsolete|archived|superseded)"
+    r"(?:\s*(?:\*\*|__)\s*:?|\s*[:!.—–]|\s*$)|(?P<replaced>superseded)(?:\*\*|__)?\s+by\s+\S)", re.I)
 
 
 # A Backstage catalog entry kept in a YAML fence (`apiVersion: backstage.io/v1alpha1`), its
