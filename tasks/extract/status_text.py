@@ -31,6 +31,9 @@ _STATUS_WORDS = (
     "provisional", "draft", "in review", "under review", "resolved", "closed", "open", "completed",
     "complete", "done", "decided", "agreed", "adopted", "ratified", "published", "endorsed",
     "mitigated", "merged", "shipped", "retired", "archived",
+    # an experiment's state, as experimentation platforms show it (Optimizely, LaunchDarkly,
+    # GrowthBook: "Running", "Paused", "Stopped")
+    "running", "paused", "stopped",
 )
 _LEADING_STATUS_RE = re.compile(
     r"^(?P<status>(?:[A-Za-z-]{1,20}\s){0,2}?(?:" + "|".join(_STATUS_WORDS) + r"))\b(?P<rest>.*)$", re.I)
@@ -252,6 +255,9 @@ _OWN_NOUNS = frozenset({
     "document", "doc", "page", "proposal", "rfc", "design", "spec", "decision", "adr", "record", "review",
     "approval", "current", "publication", "entry", "report", "runbook", "playbook", "policy", "memo",
     "incident", "postmortem", "writeup", "write up", "article", "plan", "change", "request", "draft",
+    # a tracker's workflow: the state its record is in (Shortcut's "Workflow state", Jira's and
+    # Azure DevOps' "Workflow status"), a ticket's or a story's
+    "workflow", "ticket", "issue", "story", "card",
 })
 # The words of a state a team gives a document (a field named by the vocabulary above holds one):
 # a field that is only named so ("Phase: 2 of 3", "Outcome: faster builds") states none.
