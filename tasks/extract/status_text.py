@@ -126,6 +126,11 @@ _REPLACED_CLAUSE_RE = re.compile(
 # A note after a dash that points elsewhere or tells the reader what to do ("Superseded — see
 # "Customs API v2" (Loomio)", "Draft – for the Wednesday review, please comment inline").
 _NOTE_CLAUSE_RE = re.compile(r"^[\s,;:]*[–—-]\s*(?:see|for|please)\b", re.I)
+# A short note after a spaced dash that follows the state ("Closed — monitoring in place",
+# "Resolved – follow-ups tracked in Jira"), as a form's answer or a tracker's field adds one.
+_DASH_NOTE_RE = re.compile(r"^\s+[–—]\s+(?P<note>[^()\[\]]+?)[\s.]*$")
+_NOTE_WORDS = 8
+_ANY_STATUS_RE = re.compile(r"\b(?:" + "|".join((*_STATUS_WORDS, *_NOT_CUT_BY)) + r")\b", re.I)
 # A draft's version in brackets ("DRAFT (v0.3)", "Draft (version 2)", "In review (rev. 4)").
 _VERSION_RE = re.compile(
     r"^(?:v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?|(?:version|rev\.?|revision)\s*\d+(?:\.\d+)*)$")
@@ -136,6 +141,9 @@ def _is_qualifier(status: str, rest: str) -> bool:
     version reached it, or where to read on."""
     if _REPLACED_CLAUSE_RE.match(rest) or _NOTE_CLAUSE_RE.match(rest):
         return True
+    note = _DASH_NOTE_RE.match(rest)
+    if note and len(note["note"].split()) <= _NOTE_WORDS and not _ANY_STATUS_RE.search(note["note"]):
+        return True  # "Closed — monitoring in place": what follows the state, not another state
     aside = _ASIDE_RE.match(rest)
     if aside:
         said = aside["aside"].strip().lower()

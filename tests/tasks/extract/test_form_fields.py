@@ -222,3 +222,56 @@ def test_date_field_roles_of_forms_and_papers(key: str, role: str) -> None:
 def test_the_aviation_style_day_with_capital_months() -> None:
     assert iso_date("22 OCT 26") == "2026-10-22"
     assert iso_date("3 May 21 people") is None  # a count after a day and a month: no year
+
+
+FORMS_RESPONSE = """# Facilities Incident Report — Response 12
+
+Form: Facilities Incident Report
+Responder: duty.officer@example.org
+
+---
+
+**1. Which room or system was affected?**
+
+Server room B, and the cooling monitor
+
+**2. When did the incident start?**
+
+2025-07-19
+
+**3. Describe what happened.**
+
+The CRAC unit tripped at about 18:50. Nobody was alerted.
+The standby unit was left in manual after a service.
+
+**4. Current status of the incident**
+
+Closed — monitoring in place
+
+**5. Anything else?**
+
+No.
+"""
+
+
+def test_a_form_responses_questions_give_its_status_and_its_day() -> None:
+    """A Microsoft or Google Forms response: a bold numbered question over a short answer; the
+    question about the state gives the status (its note after a dash kept as written), the
+    question about when it started the incident's day; the other questions give no field."""
+    result = extract(FORMS_RESPONSE, "reports/response-12.md")
+    assert stated(result, "status") == ['Status: Closed (written "Closed — monitoring in place")']
+    assert any("2025-07-19" in text for text in stated(result, "date"))
+
+
+def test_a_questions_answer_of_a_paragraph_is_no_field() -> None:
+    text = FORMS_RESPONSE.replace("Closed — monitoring in place", "Closed for now.\nWe watch it weekly.")
+    assert stated(extract(text, "reports/response-12.md"), "status") == []
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("Closed — monitoring in place", 'Status: Closed (written "Closed — monitoring in place")'),
+    ("Accepted — superseded later", "Status: Accepted — superseded later"),  # a second state: as written
+])
+def test_a_note_after_a_spaced_dash_follows_the_state(value: str, expected: str) -> None:
+    text = f"# Cooling review\n\nStatus: {value}\n\n## Summary\n\nThe room overheated.\n"
+    assert stated(extract(text, "notes/cooling.md"), "status") == [expected]
