@@ -275,3 +275,35 @@ def test_a_questions_answer_of_a_paragraph_is_no_field() -> None:
 def test_a_note_after_a_spaced_dash_follows_the_state(value: str, expected: str) -> None:
     text = f"# Cooling review\n\nStatus: {value}\n\n## Summary\n\nThe room overheated.\n"
     assert stated(extract(text, "notes/cooling.md"), "status") == [expected]
+
+
+PAD_EXPORT = """Welcome to the team's pad server!
+
+Text typed here is saved as you type.
+
+-----------------------------------------------------------------------
+BILLING SYNC  ·  Tue 3 Jun  ·  pad: billing-sync-2025-06-03
+here: Ana, Bruno, Chen
+prev: billing-sync-2025-05-27
+-----------------------------------------------------------------------
+
+1) Invoice run
+
+- the June run moved to the new ledger; no errors
+- Chen to switch off the old export by Friday
+"""
+
+
+def test_a_pad_exports_block_under_a_rule_is_titled_by_its_first_line() -> None:
+    """An Etherpad export sets its header between two dashed rules: to markdown one setext
+    heading of several lines. Its first line is the page's title (the whole block, over the
+    naming standard's length, left the page without its entity)."""
+    result = extract(PAD_EXPORT, "minutes/billing-sync-2025-06-03.md")
+    assert result.title == "BILLING SYNC · Tue 3 Jun · pad: billing-sync-2025-06-03"
+    assert result.subject is not None
+    assert any("2025-06-03" in text for text in stated(result, "date"))
+
+
+def test_a_one_line_setext_title_stays_whole() -> None:
+    text = "=====\nBilling sync notes\n=====\n\nThe June run moved to the new ledger.\n"
+    assert extract(text, "minutes/billing.md").title.endswith("Billing sync notes")
