@@ -136,7 +136,7 @@ _CLAUSE_END_RE = re.compile(r"(?<=[.!?;])\s")
 # verb's end only (linear).
 _NAMED_AFTER_VERB_RE = re.compile(
     r"[ \t]{1,3}(?:the[ \t]+(?:entry|minutes|meeting|notes|decision|record)[ \t]+(?:of|from|on)[ \t]+"
-    r"(?P<date>\d{4}-\d{2}-\d{2})\b|(?P<id>[A-Z][A-Za-z]{1,7}[- ]?\d{1,6})\b(?![\]]))")
+    r"(?P<date>\d{4}-\d{2}-\d{2})\b|(?P<id>[A-Z][A-Za-z]{1,7}(?:[- ]?| \#)\d{1,6})\b(?![\]]))")
 # An item named by id between a supersession verb and the link of the page that holds it
 # ("replaces decision DL-10 in the [decision log](..)", "superseded by DL-14 of [the log](..)"):
 # the item is replaced, the page only holds it. Anchored at the verb's end (linear).

@@ -307,3 +307,17 @@ def test_a_pad_exports_block_under_a_rule_is_titled_by_its_first_line() -> None:
 def test_a_one_line_setext_title_stays_whole() -> None:
     text = "=====\nBilling sync notes\n=====\n\nThe June run moved to the new ledger.\n"
     assert extract(text, "minutes/billing.md").title.endswith("Billing sync notes")
+
+
+def test_a_stamp_names_its_replacement_by_a_trackers_number() -> None:
+    """An archive stamp names what replaced the paper by its tracker's number ("Replaced by
+    Redmine #2291"): a supersession by the document numbered so, as "superseded by KEP-1234" is."""
+    links = extract(COMMITTEE_PAPER.replace("paper FC/25/03", "Redmine #2291 (ledger migration)"),
+                    "papers/fc-24-11-rent-ledger.md").record_links
+    assert [(link.relation_type, link.incoming, link.text, link.number) for link in links] == [
+        ("supersedes", True, "Redmine #2291", 2291)]
+
+
+def test_an_issues_number_after_no_verb_is_no_supersession() -> None:
+    text = COMMITTEE_PAPER.replace("Replaced by paper FC/25/03.", "Discussed in Redmine #2291.")
+    assert not [link for link in extract(text, "papers/fc.md").record_links if link.relation_type == "supersedes"]
