@@ -22,10 +22,10 @@ from tasks.extract.decision_people import (
 )
 from tasks.extract.document_keys import cited_incidents, own_keys
 from tasks.extract.document_people import full_name
+from tasks.extract.form_fields import form_answers
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, related_title_links, unique_links
-from tasks.extract.form_fields import form_answers
 from tasks.extract.genre_meta import field_dates, genre_dates, genre_status, revision_lines
 from tasks.extract.genre_parts import log_last_day
 from tasks.extract.genre_prose import prose_paragraphs, timeline_lines

@@ -946,7 +946,8 @@ _FULL_OR_NUMERIC_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{
 # document's header line gives them ("Rev 3 — 23/03/2026", "Rev 4 · 22 OCT 26", "Version 1.2,
 # 3 March 2026", "Issue 3.1 - 5 October 2026"): the day of the revision in force.
 _REVISION_MARK_RE = re.compile(
-    r"(?<![\w.])(?:rev(?:ision)?\.?|version|issue|ver\.)[ \t]*+\d{1,3}(?:\.\d{1,3})?[a-z]?[ \t]*+[—–·,:|-][ \t]*+"
+    r"(?<![\w.])(?:rev(?:ision)?\.?|version|issue|ver\.)[ \t]*+\d{1,3}(?:\.\d{1,3})?[a-z]?"
+    r"[ \t]*+[—–·,:|-][ \t]*+"
     r"(?P<day>[^;·|()]{6,30})", re.I)
 
 
@@ -969,7 +970,8 @@ def _only_day(text: str) -> bool:
     return bool(words) and all(_DAY_WORD_RE.match(word) for word in words)
 
 
-_DAY_WORD_RE = re.compile(rf"^(?:\d{{1,4}}(?:st|nd|rd|th)?\.?|{MONTH_NAME}\.?|\d{{1,4}}[/.-]\d{{1,2}}[/.-]\d{{1,4}})$", re.I)
+_DAY_WORD_RE = re.compile(
+    rf"^(?:\d{{1,4}}(?:st|nd|rd|th)?\.?|{MONTH_NAME}\.?|\d{{1,4}}[/.-]\d{{1,2}}[/.-]\d{{1,4}})$", re.I)
 _BY_WHOM_RE = re.compile(r"\bby\s+\S", re.I)
 # A page's footer that dates its last edit or review, as wikis and docs sites print it (GitLab's
 # "Last edited on 2026-03-27 by Wen Li.", GOV.UK's "Page last reviewed: 17 March 2025",

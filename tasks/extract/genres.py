@@ -33,6 +33,7 @@ from tasks.extract.status_updates import MIN_UPDATES, update_states
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.tech_radar import radar_rings
 from tasks.extract.text import plain_text
+from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
 
 PROPOSAL = "proposal"
@@ -56,7 +57,8 @@ _EMPHASIS_KEY_RE = re.compile(r"^(\s*+(?:[-+]\s++)?)([*_])([A-Za-z][A-Za-z /-]{0
 
 # A field all in emphasis on its own line ("*Review state: Final*", "_Status: Draft_"), as a
 # report's cover sets its state under the byline.
-_EMPHASISED_FIELD_RE = re.compile(r"^\s*+([*_])(?P<key>[A-Za-z][A-Za-z /-]{0,30}):[ \t]++(?P<value>[^*_]{1,60}?)\1\s*$")
+_EMPHASISED_FIELD_RE = re.compile(
+    r"^\s*+([*_])(?P<key>[A-Za-z][A-Za-z /-]{0,30}):[ \t]++(?P<value>[^*_]{1,60}?)\1\s*$")
 
 
 def _bold_key(line: str) -> str:
@@ -71,7 +73,8 @@ def _bold_key(line: str) -> str:
     return _EMPHASIS_KEY_RE.sub(r"\1**\3\4**", line, count=1)
 # A field with a leader of dots to its value, as a typed form or a plain-text notice sets its
 # header ("Reference ........ DA-26-014", "Outcome .......... APPROVED").
-_LEADER_FIELD_RE = re.compile(r"^\s*+(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)[ \t]++\.{3,}[ \t]*+(?P<value>[^.\s].*)$")
+_LEADER_FIELD_RE = re.compile(
+    r"^\s*+(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)[ \t]++\.{3,}[ \t]*+(?P<value>[^.\s].*)$")
 # An AsciiDoc document attribute in the header (`:revdate: 2026-11-20`, `:owner: SRE`).
 _ATTRIBUTE_RE = re.compile(r"^:(?P<key>[A-Za-z][\w-]{0,30}):[ \t]++(?P<value>\S.*)$")
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
@@ -372,7 +375,8 @@ def header_fields(
             continue
         for part in _FIELD_SPLIT_RE.split(line):
             match = (_FIELD_RE.match(part) or _TABLE_ROW_RE.match(part) or _dash_field(part)
-                     or _ATTRIBUTE_RE.match(part) or (_LEADER_FIELD_RE.match(part) if "..." in part else None))
+                     or _ATTRIBUTE_RE.match(part)
+                     or (_LEADER_FIELD_RE.match(part) if "..." in part else None))
             if match and not part.lstrip().startswith(("http", "|-", "| -")):
                 key = field_key(plain_text(match.group("key")))
                 if key and not key.startswith("-"):
@@ -391,8 +395,8 @@ def _paired_cells(line: str) -> list[tuple[str, str]]:
     if len(cells) < 4 or len(cells) % 2 or not all(
             _PAIR_KEY_RE.match(key) for key in cells[::2]):
         return []
-    return [(field_key(plain_text(key)), value.strip()) for key, value in zip(cells[::2], cells[1::2], strict=True)
-            if plain_text(value).strip()]
+    return [(field_key(plain_text(key)), value.strip())
+            for key, value in zip(cells[::2], cells[1::2], strict=True) if plain_text(value).strip()]
 
 
 _PAIR_KEY_RE = re.compile(r"^\s*+(?:\*\*|__)?[A-Za-z%][A-Za-z %/.-]{0,30}:(?:\*\*|__)?\s*$")
@@ -575,7 +579,7 @@ def header_lines(structure: Structure) -> list[tuple[int, str]]:
             *[(n, line) for n, line in structure.visible[:30] if end is None or n < end]]
 
 
-def _subtitle(structure: Structure) -> object | None:
+def _subtitle(structure: Structure) -> Section | None:
     """The heading right under the page's title that names what the title numbers (Redmine's
     "Feature #2291" over "## Migrate the herbarium to Specify 7", an action card's "# ACTION CARD
     FW-3" over "## Seed vault temperature alarm"): no text between the two, and the next heading

@@ -24,8 +24,9 @@ from tasks.extract.status_text import (
     title_status,
     without_status_macros,
 )
-from tasks.extract.structure import Section, Structure, find_section, section_key
+from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
+from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import day_first_hint, find_date
 
