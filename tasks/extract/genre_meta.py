@@ -19,6 +19,7 @@ from dataclasses import replace
 from datetime import date
 
 from tasks.extract.date_fields import MAIN, OTHER, REVIEWED, UPDATED, WRITTEN, date_role
+from tasks.extract.form_fields_age import aged_day
 from tasks.extract.genres import (
     MINUTES,
     POSTMORTEM,
@@ -985,7 +986,8 @@ _FOOTER_LINES = 4
 
 def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[str, ObservationFact]:
     """The last-updated and review dates the closing lines of a page give, by label: the clause
-    from "last" to its full stop holds a whole date."""
+    from "last" to its full stop holds a whole date, or an age the export stamp on its line
+    dates (form_fields_age)."""
     closing = [(number, line) for number, line in lines[-3 * _FOOTER_LINES:] if line.strip()]
     found: dict[str, ObservationFact] = {}
     for number, line in closing[-_FOOTER_LINES:]:
@@ -995,6 +997,10 @@ def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[s
         label = "Review date" if match["reviewed"] else "Last updated"
         clause = _CLAUSE_END_RE.split(line[match.start():], maxsplit=1)[0]
         fact = _date_fact(label, clause, number, order)
+        aged = aged_day(clause, line, order) if fact is None else None
+        if aged is not None:  # "Last updated 4 days ago · Exported ... on 24 Nov 2026"
+            written = shorten(aged[1], 120)
+            fact = ObservationFact(f'{label}: {aged[0]} (written "{written}")', number, number, "date")
         if fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1]):
             found.setdefault(label, fact)
     return found
