@@ -29,6 +29,10 @@ _REVIEWED_WORDS = frozenset({"reviewed", "review", "verified", "checked", "teste
 _HAPPENED_WORDS = frozenset({
     "window", "opened", "started", "start", "began", "begun", "occurred", "happened", "reported",
     "detected", "raised", "held", "declared",
+    # the meeting that decided or heard a paper (a committee paper's cover "Meeting: 14 June 2022",
+    # a decision notice's "DA meeting"), the event an incident review is of (a CAST analysis's
+    # "Loss event", "Event date")
+    "meeting", "event",
 })
 _MAIN_WORDS = frozenset({"date", "dates", "day", "when", "time", "dated"})
 # Words of the day the write-up itself was made: a proposal's or a page's own day, never the day
@@ -48,8 +52,8 @@ def date_role(key: str) -> str | None:
         return None
     if words & _OTHER_WORDS:
         return OTHER
-    if words & _UPDATED_WORDS:
-        return UPDATED
+    if words & _UPDATED_WORDS or ("last" in words and words & _WRITTEN_WORDS):
+        return UPDATED  # the last of a write-up's days: "Last published date", "Last posted"
     if words & _HAPPENED_WORDS:
         return MAIN
     if words & _REVIEWED_WORDS:

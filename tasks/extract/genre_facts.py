@@ -22,6 +22,7 @@ from tasks.extract.decision_people import (
 )
 from tasks.extract.document_keys import cited_incidents, own_keys
 from tasks.extract.document_people import full_name
+from tasks.extract.form_fields import form_answers
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, related_title_links, unique_links
@@ -171,7 +172,8 @@ def add_genre_facts(
     """Status, dates, people, links and conclusions of a genre document."""
     assert result.subject is not None
     subject = result.subject.ref
-    stated = [*fields, *_page_fields(body_fields(structure))]  # the header's own fields first
+    # the header's own fields first, a form response's answers last (form_fields)
+    stated = [*fields, *_page_fields(body_fields(structure)), *form_answers(structure)]
     result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
     status = genre_status(stated, structure, title=result.title)
     if status is not None:
@@ -231,12 +233,13 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
     """A document of no genre: the status and dates its own fields state (`status:`,
     `created:`, `last-updated:`) and the supersessions it states ("This alert has been moved
     to [..](..)", `Superseded-By:`), so what replaced it is found; nothing else changes."""
-    status = genre_status(fields, structure, status_words_only=True, title=result.title)
+    stated = [*fields, *form_answers(structure)]  # a form response's answers after its header
+    status = genre_status(stated, structure, status_words_only=True, title=result.title)
     if status is not None:
         result.observations.append(status)
     result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
     title = (result.title, result.subject.ref.line) if result.subject is not None else None
-    result.observations += field_dates(fields, title, header_lines(structure), source_stem(result.source),
+    result.observations += field_dates(stated, title, header_lines(structure), source_stem(result.source),
                                        structure.visible, revision_lines(structure))
     subject = result.subject
     # A document that is only a document (an options analysis, a change request, a catalogue

@@ -136,7 +136,7 @@ _CLAUSE_END_RE = re.compile(r"(?<=[.!?;])\s")
 # verb's end only (linear).
 _NAMED_AFTER_VERB_RE = re.compile(
     r"[ \t]{1,3}(?:the[ \t]+(?:entry|minutes|meeting|notes|decision|record)[ \t]+(?:of|from|on)[ \t]+"
-    r"(?P<date>\d{4}-\d{2}-\d{2})\b|(?P<id>[A-Z][A-Za-z]{1,7}[- ]?\d{1,6})\b(?![\]]))")
+    r"(?P<date>\d{4}-\d{2}-\d{2})\b|(?P<id>[A-Z][A-Za-z]{1,7}(?:[- ]?| \#)\d{1,6})\b(?![\]]))")
 # An item named by id between a supersession verb and the link of the page that holds it
 # ("replaces decision DL-10 in the [decision log](..)", "superseded by DL-14 of [the log](..)"):
 # the item is replaced, the page only holds it. Anchored at the verb's end (linear).
@@ -269,11 +269,12 @@ def prose_links(
 
 
 # A notice near a page's top that the page is out of use: a label that opens its paragraph
-# ("> **Deprecated:** ...", "⚠️ OBSOLETE", "> [!WARNING] Archived"), its status ("Status:
+# ("> **Deprecated:** ...", "⚠️ OBSOLETE", a GitHub alert's "> [!WARNING] Archived" as boxes.py
+# unboxes it: "**Archived:**"), its status ("Status:
 # Obsolete, see ..."), or a sentence whose subject is the page ("This runbook is no longer
 # maintained", "This page is outdated").
 _NOTICE_RE = re.compile(
-    r"^\W{0,8}(?:\[!\w+\]\W{0,4})?(?:deprecated|obsolete|archived|retired|outdated)\b"
+    r"^\W{0,8}(?:deprecated|obsolete|archived|retired|outdated)\b"
     r"|^\W{0,4}(?:document\s+|page\s+)?status\W{0,6}(?:deprecated|obsolete|archived|retired|superseded|replaced)\b"
     r"|\bthis\s+(?:page|document|doc|runbook|playbook|guide|design|proposal|article|note|procedure|rfc|spec"
     r"|record|checklist)\s+(?:is|has\s+been|was)\s+(?:now\s+)?(?:deprecated|obsolete|outdated|retired|archived"

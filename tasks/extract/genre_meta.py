@@ -19,6 +19,7 @@ from dataclasses import replace
 from datetime import date
 
 from tasks.extract.date_fields import MAIN, OTHER, REVIEWED, UPDATED, WRITTEN, date_role
+from tasks.extract.form_fields_age import aged_day
 from tasks.extract.genres import (
     MINUTES,
     POSTMORTEM,
@@ -88,7 +89,9 @@ _TIMESTAMP_RE = re.compile(r"\b((?:19|20)\d{2}-\d{2}-\d{2})[T_](?=\d)")
 # no doubt which part is the year).
 _DAY_MON_YEAR_RE = re.compile(
     r"\b(?P<day>\d{1,2})(?:[-/. ](?P<month>[A-Za-z]{3,9})\.?[-/. ](?P<year>(?:19|20)\d{2})"
-    r"|(?P<sep>[-/])(?P<month2>[A-Za-z]{3,9})(?P=sep)(?P<year2>\d{2})(?![\d:]))\b"
+    r"|(?P<sep>[-/])(?P<month2>[A-Za-z]{3,9})(?P=sep)(?P<year2>\d{2})(?![\d:])"
+    # the aviation and military style: the month's three letters in capitals between blanks ("22 OCT 26")
+    r"|\s(?P<month3>(?-i:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC))\s(?P<year3>\d{2})(?![\d:]))\b"
 )
 _FULL_DATE_RE = re.compile(r"\b(?:19|20)\d{2}-\d{2}-\d{2}\b")
 _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "incident status",
@@ -234,28 +237,27 @@ _MARK_LINES = 12
 def mark_status(structure: Structure) -> ObservationFact | None:
     """The status a badge or an emoji mark among the page's first lines shows (a shields.io
     `status-accepted` badge, "✅ **Accepted** · 2024-03-01"), or a notice's label that opens a
-    paragraph there ("> **Deprecated:** use the new runbook", "> [!WARNING] Obsolete")."""
+    paragraph there ("> **Deprecated:** use the new runbook", "Superseded by [v2](v2.md)."). A
+    GitHub alert or a callout reaches this reader unboxed (tasks/markdown/boxes.py): "> [!WARNING]
+    Obsolete" as the label "**Obsolete:**", the text under "> [!WARNING]" as a paragraph."""
     starts = {start for start, _ in structure.paragraphs}
-    previous = ""
     for number, line in structure.visible[:_MARK_LINES]:
         if number in structure.heading_lines:
             continue
         found = badge_status(line) or emoji_status(plain_text(line))
-        opens = number in starts or _ALERT_MARKER_RE.match(previous) is not None  # "> [!WARNING]" over it
-        if not found and opens and (label := _NOTICE_LABEL_RE.match(line)):
-            found = label["state"]
-        previous = line
+        if not found and number in starts and (label := _NOTICE_LABEL_RE.match(line)):
+            found = label["state"] or label["replaced"]
         if found:
             return status_observation(found, number, number)
     return None
 
 
-# A notice's label, alone or before its text: bold, with a colon, an alert's marker or nothing
-# after it ("archived in SampleTrack." continues a sentence: no label).
+# A notice's label, alone or before its text: bold, with a colon or nothing after it ("archived in
+# SampleTrack." continues a sentence: no label); "Superseded" before the "by" that names what
+# replaced the page ("**Superseded** by [v2](v2.md)").
 _NOTICE_LABEL_RE = re.compile(
-    r"^\W{0,8}(?:\[!\w+\]\W{0,4})?(?:\*\*|__)?(?P<state>deprecated|obsolete|archived)"
-    r"(?:\s*(?:\*\*|__)\s*:?|\s*[:!.—–]|\s*$)", re.I)
-_ALERT_MARKER_RE = re.compile(r"^\W{0,4}\[!\w+\]\s*$")  # GitHub's alert: its type alone on the line
+    r"^\W{0,8}(?:\*\*|__)?(?:(?P<state>deprecated|obsolete|archived|superseded)"
+    r"(?:\s*(?:\*\*|__)\s*:?|\s*[:!.—–]|\s*$)|(?P<replaced>superseded)(?:\*\*|__)?\s+by\s+\S)", re.I)
 
 
 # A Backstage catalog entry kept in a YAML fence (`apiVersion: backstage.io/v1alpha1`), its
@@ -552,8 +554,8 @@ def _day_month_year(match: re.Match[str]) -> str:
     of the 2000s)."""
     if match["year"]:
         return f"{match['day']} {match['month']} {match['year']}"
-    year = int(match["year2"])
-    return f"{match['day']} {match['month2']} {year + (1900 if year >= 70 else 2000)}"
+    year = int(match["year2"] or match["year3"])
+    return f"{match['day']} {match['month2'] or match['month3']} {year + (1900 if year >= 70 else 2000)}"
 
 
 # A full stop or emphasis mark after a date ends the sentence, not the date ("2025-10-27.").
@@ -632,7 +634,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         facts.append(main)
     footer = footer_dates(prose, order)
     updated = (_field_date("Last updated", fields, UPDATED_KEYS, order) or last_revision
-               or changed or footer.get("Last updated"))
+               or changed or footer.get("Last updated") or revision_mark_date(opening, order))
     reviewed = _field_date("Review date", fields, REVIEWED_KEYS, order) or footer.get("Review date")
     facts += [fact for fact in (updated, reviewed, started) if fact]
     return facts
@@ -741,7 +743,8 @@ def revision_lines(structure: Structure) -> list[tuple[int, str]]:
     if not table:
         return []
     heads = {plain_text(cell).strip("*_ ").lower() for cell in table_cells(table[0][1])}
-    return table if heads & {"version", "revision", "rev", "v"} and "date" in heads else []
+    # (a controlled document numbers its versions as issues: "| Issue | Date | Author | Change |")
+    return table if heads & {"version", "revision", "rev", "v", "issue"} and "date" in heads else []
 
 
 def _revision_dates(
@@ -878,7 +881,7 @@ def field_dates(  # noqa: PLR0913  each place a page states its dates, read by t
             or _stem_date(DEFAULT_DATE_LABEL, stem))
     footer = footer_dates(closing, order)
     found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated")
-             or last_revision or footer.get("Last updated"),
+             or last_revision or footer.get("Last updated") or revision_mark_date(opening, order),
              _field_date("Review date", fields, REVIEWED_KEYS, order) or bylines.get("Review date")
              or footer.get("Review date"), bylines.get(CLOSING_DATE_LABEL)]
     return [fact for fact in found if fact is not None]
@@ -940,6 +943,36 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
 
 
 _FULL_OR_NUMERIC_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
+# A revision's mark and the day it was issued, as a card's, a checklist's or a controlled
+# document's header line gives them ("Rev 3 — 23/03/2026", "Rev 4 · 22 OCT 26", "Version 1.2,
+# 3 March 2026", "Issue 3.1 - 5 October 2026"): the day of the revision in force.
+_REVISION_MARK_RE = re.compile(
+    r"(?<![\w.])(?:rev(?:ision)?\.?|version|issue|ver\.)[ \t]*+\d{1,3}(?:\.\d{1,3})?[a-z]?"
+    r"[ \t]*+[—–·,:|-][ \t]*+"
+    r"(?P<day>[^;·|()]{6,30})", re.I)
+
+
+def revision_mark_date(opening: Sequence[tuple[int, str]], order: bool | None) -> ObservationFact | None:
+    """The `Last updated:` day a revision mark among the page's header lines gives, when the
+    words after its mark are a whole date and nothing else."""
+    for number, line in opening[:_BYLINE_DATE_LINES]:
+        match = _REVISION_MARK_RE.search(line) if any(ch.isdigit() for ch in line) else None
+        if match is None or not _only_day(match["day"]):
+            continue
+        fact = _date_fact("Last updated", match["day"], number, order)
+        if fact is not None and _FULL_DATE_RE.search(fact.text.split(" (", 1)[0]):
+            return fact
+    return None
+
+
+def _only_day(text: str) -> bool:
+    """Every word of `text` is a date's (a day, a month's name or number, a year)."""
+    words = text.replace(",", " ").split()
+    return bool(words) and all(_DAY_WORD_RE.match(word) for word in words)
+
+
+_DAY_WORD_RE = re.compile(
+    rf"^(?:\d{{1,4}}(?:st|nd|rd|th)?\.?|{MONTH_NAME}\.?|\d{{1,4}}[/.-]\d{{1,2}}[/.-]\d{{1,4}})$", re.I)
 _BY_WHOM_RE = re.compile(r"\bby\s+\S", re.I)
 # A page's footer that dates its last edit or review, as wikis and docs sites print it (GitLab's
 # "Last edited on 2026-03-27 by Wen Li.", GOV.UK's "Page last reviewed: 17 March 2025",
@@ -953,7 +986,8 @@ _FOOTER_LINES = 4
 
 def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[str, ObservationFact]:
     """The last-updated and review dates the closing lines of a page give, by label: the clause
-    from "last" to its full stop holds a whole date."""
+    from "last" to its full stop holds a whole date, or an age the export stamp on its line
+    dates (form_fields_age)."""
     closing = [(number, line) for number, line in lines[-3 * _FOOTER_LINES:] if line.strip()]
     found: dict[str, ObservationFact] = {}
     for number, line in closing[-_FOOTER_LINES:]:
@@ -963,6 +997,10 @@ def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[s
         label = "Review date" if match["reviewed"] else "Last updated"
         clause = _CLAUSE_END_RE.split(line[match.start():], maxsplit=1)[0]
         fact = _date_fact(label, clause, number, order)
+        aged = aged_day(clause, line, order) if fact is None else None
+        if aged is not None:  # "Last updated 4 days ago · Exported ... on 24 Nov 2026"
+            written = shorten(aged[1], 120)
+            fact = ObservationFact(f'{label}: {aged[0]} (written "{written}")', number, number, "date")
         if fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1]):
             found.setdefault(label, fact)
     return found

@@ -33,6 +33,7 @@ from tasks.extract.status_updates import MIN_UPDATES, update_states
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.tech_radar import radar_rings
 from tasks.extract.text import plain_text
+from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
 
 PROPOSAL = "proposal"
@@ -54,11 +55,26 @@ _FIELD_RE = re.compile(
 _EMPHASIS_KEY_RE = re.compile(r"^(\s*+(?:[-+]\s++)?)([*_])([A-Za-z][A-Za-z /-]{0,30}?)(:?)\2(?=:?\s)")
 
 
+# A field all in emphasis on its own line ("*Review state: Final*", "_Status: Draft_"), as a
+# report's cover sets its state under the byline.
+_EMPHASISED_FIELD_RE = re.compile(
+    r"^\s*+([*_])(?P<key>[A-Za-z][A-Za-z /-]{0,30}):[ \t]++(?P<value>[^*_]{1,60}?)\1\s*$")
+
+
 def _bold_key(line: str) -> str:
-    """`line` with a key in single emphasis written in bold ("*Status:* x" -> "**Status:** x")."""
+    """`line` with a key in single emphasis written in bold ("*Status:* x" -> "**Status:** x");
+    a line all in emphasis that is one field naming the document's state or one of its dates
+    ("*Review state: Final*") as that field (any other such line is a byline)."""
     if line.lstrip()[:1] not in ("*", "_"):  # a literal gate first
         return line
+    whole = _EMPHASISED_FIELD_RE.match(line)
+    if whole is not None and _names_own_field(field_key(whole["key"])):
+        return f"**{whole['key']}:** {whole['value']}"
     return _EMPHASIS_KEY_RE.sub(r"\1**\3\4**", line, count=1)
+# A field with a leader of dots to its value, as a typed form or a plain-text notice sets its
+# header ("Reference ........ DA-26-014", "Outcome .......... APPROVED").
+_LEADER_FIELD_RE = re.compile(
+    r"^\s*+(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)[ \t]++\.{3,}[ \t]*+(?P<value>[^.\s].*)$")
 # An AsciiDoc document attribute in the header (`:revdate: 2026-11-20`, `:owner: SRE`).
 _ATTRIBUTE_RE = re.compile(r"^:(?P<key>[A-Za-z][\w-]{0,30}):[ \t]++(?P<value>\S.*)$")
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
@@ -353,14 +369,37 @@ def header_fields(
         line = _bold_key(without_status_macros(line))  # a lozenge's bar splits no table row
         if "`" in line:  # a field in a code span ("`Status: Active` · `Owner: SRE`") is a field
             line = _CODE_FIELD_RE.sub(r"\1", line)
+        pairs = _paired_cells(line)
+        if pairs:
+            found += [HeaderField(key, value, number) for key, value in pairs]
+            continue
         for part in _FIELD_SPLIT_RE.split(line):
             match = (_FIELD_RE.match(part) or _TABLE_ROW_RE.match(part) or _dash_field(part)
-                     or _ATTRIBUTE_RE.match(part))
+                     or _ATTRIBUTE_RE.match(part)
+                     or (_LEADER_FIELD_RE.match(part) if "..." in part else None))
             if match and not part.lstrip().startswith(("http", "|-", "| -")):
                 key = field_key(plain_text(match.group("key")))
                 if key and not key.startswith("-"):
                     found.append(HeaderField(key, _field_value(match), number))
     return found
+
+
+def _paired_cells(line: str) -> list[tuple[str, str]]:
+    """A table row of fields side by side, each key's cell ending with its colon (an issue
+    tracker's attribute table: Redmine's "| Status: | Closed | Start date: | 16/02/2026 |", Jira's
+    printable view): each key (as field_key spells it) and its value; a field left empty is
+    skipped. None for any other line."""
+    if not line.lstrip().startswith("|") or line.count(":") < 2:  # a literal gate first
+        return []
+    cells = table_cells(line)
+    if len(cells) < 4 or len(cells) % 2 or not all(
+            _PAIR_KEY_RE.match(key) for key in cells[::2]):
+        return []
+    return [(field_key(plain_text(key)), value.strip())
+            for key, value in zip(cells[::2], cells[1::2], strict=True) if plain_text(value).strip()]
+
+
+_PAIR_KEY_RE = re.compile(r"^\s*+(?:\*\*|__)?[A-Za-z%][A-Za-z %/.-]{0,30}:(?:\*\*|__)?\s*$")
 
 
 # A field written in a code span, as a badge-like header writes it.
@@ -436,10 +475,11 @@ def _joined_link_wraps(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 # reviewed: 2025-05-12 · Severity: P2", bold keys too: FireHydrant's "**Incident:** INC-88 ·
 # **Severity:** SEV3") or after a sentence's full stop ("Owner: Learn team. Last run:
 # 2025-10-27.", "Catalogue entry kept by Billing. Entry status: Published.") or a gap of blanks
-# (Jira's "Created: 03/Mar/26 9:14 AM  Updated: 11/Mar/26 4:02 PM"); it starts after a
-# non-blank, so a run of blanks is read once (linear), not from each of its characters.
+# (Jira's "Created: 03/Mar/26 9:14 AM  Updated: 11/Mar/26 4:02 PM") or a spaced dash (a cover
+# sheet's "Version: 1.2 — Status: Approved", an archive stamp's "ARCHIVE COPY — Status: SUPERSEDED");
+# it starts after a non-blank, so a run of blanks is read once (linear), not from each of its characters.
 _FIELD_SPLIT_RE = re.compile(
-    r"(?<=\S)(?:\s+[·•|]|(?<=[a-z)])\.|[ \t](?=[ \t]))\s+"
+    r"(?<=\S)(?:\s+[·•|—–]|(?<=[a-z)])\.|[ \t](?=[ \t]))\s+"
     r"(?=(?:\*\*|__)?[A-Z][A-Za-z ]{1,25}(?:\*\*|__)?:(?:\*\*|__)?\s)")
 
 
@@ -515,6 +555,9 @@ def _is_date(value: object) -> bool:
 # Sections that hold the page's own fields, by their name: an incident tool's export opens with
 # its fields under "## Key information" (incident.io) or "## Incident details".
 _FIELD_SECTIONS = frozenset({"metadata", "status", "key information", "incident details",
+                             # a form's or a report's first part (the CAST handbook's "Basic
+                             # information": the loss event, the losses, the hazard)
+                             "basic information", "basic details", "general information",
                              "incident information", "document information", "document details",
                              "document control", "page properties"})
 
@@ -524,15 +567,32 @@ def header_lines(structure: Structure) -> list[tuple[int, str]]:
     underlined by `---` (a setext heading to markdown) is header, not a section, and so is a
     first section named for the fields it holds (_FIELD_SECTIONS)."""
     end = None
+    subtitle = _subtitle(structure)
     for section in structure.sections[1:]:
         title = structure.title(section)
-        if (section.level >= 2 and not _FIELD_RE.match(title)
+        if (section.level >= 2 and not _FIELD_RE.match(title) and section is not subtitle
                 and section_key(title) not in _FIELD_SECTIONS):
             end = structure.number(section)
             break
     # (the lines are in order: the first 30 before `end` are among the first 30 lines)
     return [*opening_fence(structure),
             *[(n, line) for n, line in structure.visible[:30] if end is None or n < end]]
+
+
+def _subtitle(structure: Structure) -> Section | None:
+    """The heading right under the page's title that names what the title numbers (Redmine's
+    "Feature #2291" over "## Migrate the herbarium to Specify 7", an action card's "# ACTION CARD
+    FW-3" over "## Seed vault temperature alarm"): no text between the two, and the next heading
+    under it one level deeper, so every section of the page is its own. Its lines up to that next
+    heading (a tracker's attribute table, a card's revision line) are the page's header."""
+    heads = structure.sections[1:4]
+    if len(heads) < 3 or heads[0].level != 1 or heads[1].level != 2 or heads[2].level <= heads[1].level:
+        return None
+    between = range(structure.number(heads[0]) + 1, structure.number(heads[1]))
+    if any(structure.by_number.get(number, "").strip() for number in between):
+        return None
+    title = section_key(structure.title(heads[1]))
+    return None if any(title in signs for signs in _SECTION_SIGNS.values()) else heads[1]
 
 
 def opening_fence(structure: Structure) -> list[tuple[int, str]]:

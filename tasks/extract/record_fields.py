@@ -26,6 +26,7 @@ from tasks.extract.status_text import (
 )
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
+from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import day_first_hint, find_date
 
@@ -139,13 +140,26 @@ def document_title(
         if section.level == 1 and heading:
             if section_key(heading) in _SECTION_WORDS:
                 break  # "# Context" is the first section of an untitled record, not its title
-            return heading, structure.number(section)
+            return _first_line(structure, section, heading), structure.number(section)
     top = _outline_top(structure)
     if top is not None:
-        return top
+        return _first_line(structure, structure.sections[1], top[0]), top[1]
     stem = source_stem(source)
     stem = _STORED_PREFIX_RE.sub("", stem)
     return stem.replace("-", " ").replace("_", " ").strip() or stem, 1
+
+
+def _first_line(structure: Structure, section: Section, heading: str) -> str:
+    """A heading's title: a setext heading over several lines (a plain-text export's block set off
+    by a dashed rule, as an Etherpad pad's "PRESSBOOK SYNC · Thu 5 Nov" over its "here:" and
+    "prev:" lines) is titled by its first line; any other heading by its text."""
+    if section.body_line - section.line <= 2:  # one line of text and its underline, or an ATX heading
+        return heading
+    number = structure.number(section)
+    lines = [plain_text(structure.by_number.get(number + offset, "")).strip()
+             for offset in range(section.body_line - section.line - 1)]  # the underline left out
+    texts = [text for text in lines if any(ch.isalpha() for ch in text)]
+    return texts[0] if len(texts) > 1 else heading
 
 
 _OUTLINE_TOP_LINES = 4  # a tool's preamble above it: "📝 Notes" and the day, as Gemini's notes open

@@ -31,6 +31,9 @@ _STATUS_WORDS = (
     "provisional", "draft", "in review", "under review", "resolved", "closed", "open", "completed",
     "complete", "done", "decided", "agreed", "adopted", "ratified", "published", "endorsed",
     "mitigated", "merged", "shipped", "retired", "archived",
+    # an experiment's state, as experimentation platforms show it (Optimizely, LaunchDarkly,
+    # GrowthBook: "Running", "Paused", "Stopped")
+    "running", "paused", "stopped",
 )
 _LEADING_STATUS_RE = re.compile(
     r"^(?P<status>(?:[A-Za-z-]{1,20}\s){0,2}?(?:" + "|".join(_STATUS_WORDS) + r"))\b(?P<rest>.*)$", re.I)
@@ -123,6 +126,11 @@ _REPLACED_CLAUSE_RE = re.compile(
 # A note after a dash that points elsewhere or tells the reader what to do ("Superseded — see
 # "Customs API v2" (Loomio)", "Draft – for the Wednesday review, please comment inline").
 _NOTE_CLAUSE_RE = re.compile(r"^[\s,;:]*[–—-]\s*(?:see|for|please)\b", re.I)
+# A short note after a spaced dash that follows the state ("Closed — monitoring in place",
+# "Resolved – follow-ups tracked in Jira"), as a form's answer or a tracker's field adds one.
+_DASH_NOTE_RE = re.compile(r"^\s+[–—]\s+(?P<note>[^()\[\]]+?)[\s.]*$")
+_NOTE_WORDS = 8
+_ANY_STATUS_RE = re.compile(r"\b(?:" + "|".join((*_STATUS_WORDS, *_NOT_CUT_BY)) + r")\b", re.I)
 # A draft's version in brackets ("DRAFT (v0.3)", "Draft (version 2)", "In review (rev. 4)").
 _VERSION_RE = re.compile(
     r"^(?:v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?|(?:version|rev\.?|revision)\s*\d+(?:\.\d+)*)$")
@@ -133,6 +141,9 @@ def _is_qualifier(status: str, rest: str) -> bool:
     version reached it, or where to read on."""
     if _REPLACED_CLAUSE_RE.match(rest) or _NOTE_CLAUSE_RE.match(rest):
         return True
+    note = _DASH_NOTE_RE.match(rest)
+    if note and len(note["note"].split()) <= _NOTE_WORDS and not _ANY_STATUS_RE.search(note["note"]):
+        return True  # "Closed — monitoring in place": what follows the state, not another state
     aside = _ASIDE_RE.match(rest)
     if aside:
         said = aside["aside"].strip().lower()
@@ -252,6 +263,9 @@ _OWN_NOUNS = frozenset({
     "document", "doc", "page", "proposal", "rfc", "design", "spec", "decision", "adr", "record", "review",
     "approval", "current", "publication", "entry", "report", "runbook", "playbook", "policy", "memo",
     "incident", "postmortem", "writeup", "write up", "article", "plan", "change", "request", "draft",
+    # a tracker's workflow: the state its record is in (Shortcut's "Workflow state", Jira's and
+    # Azure DevOps' "Workflow status"), a ticket's or a story's
+    "workflow", "ticket", "issue", "story", "card",
 })
 # The words of a state a team gives a document (a field named by the vocabulary above holds one):
 # a field that is only named so ("Phase: 2 of 3", "Outcome: faster builds") states none.

@@ -408,6 +408,23 @@ def test_a_notice_label_at_a_pages_top_is_its_status() -> None:
 
 
 @pytest.mark.parametrize(
+    ("alert", "expected"),
+    [("> [!WARNING] Obsolete\n> Use the [new retries runbook](retries-v2.md) instead.", "Status: Obsolete"),
+     ("> [!CAUTION] Superseded\n> by the [queue design](queue-design.md).", "Status: Superseded"),
+     ("> [!IMPORTANT]\n> Superseded by [the queue design](queue-design.md).", "Status: Superseded"),
+     ("> [!NOTE] Archived\n> Kept for the record.", "Status: Archived"),
+     ("> [!TIP]\n> Superseding a flag needs a deploy.", None)],
+)
+def test_a_github_alerts_label_at_a_pages_top_is_its_status(alert: str, expected: str | None) -> None:
+    """A GitHub alert or an Obsidian callout of any kind ("> [!WARNING] Obsolete", "> [!CAUTION]"
+    over "> Superseded by [X](..)") states the page's status as its label or its first words do:
+    tasks/markdown/boxes.py unboxes it before the status reader sees the lines."""
+    text = f"# Payment retries\n\n{alert}\n\n## Summary\n\nWe retry payments with a backoff.\n"
+    stated = _stated(_extract(text, "notes/retries.md"), "status")
+    assert stated == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize(
     ("notice", "expected"),
     [(":::info Status\n**Approved.** Build starts in the next sprint, see the epic.\n:::", "Status: Approved"),
      (":::{note} Current status\nIn review; comments on the pull request.\n:::", "Status: in review"),
