@@ -224,7 +224,10 @@ class LazyEntry(dict):  # type: ignore[type-arg]
 
 
 class PartFiles(dict):  # type: ignore[type-arg]
-    """The files of a cache read by part: path -> LazyEntry, in path order."""
+    """The files of a cache read by part: path -> LazyEntry, in path order; `identity`: the
+    cache file's (size, mtime_ns, ctime_ns, inode) its table described."""
+
+    identity: list[int]
 
 
 def load_by_part(root: Path, version: int) -> ScanCache | None:
@@ -246,6 +249,7 @@ def load_by_part(root: Path, version: int) -> ScanCache | None:
             key in state and not isinstance(state[key], kind) for key, kind in _STATE_TYPES.items()):
         return None
     files = PartFiles()
+    files.identity = table["cache"]
     for row in rows:  # one pass, no call per row but the entry's own (LazyEntry's doc)
         if type(row) is not list or len(row) != 8:
             return None
