@@ -128,6 +128,10 @@ def reconcile(
     Repairs: sort and dedup, index.md and hub resync, missing entity pages and registry entries,
     conflicting facts superseded with a link to the newer one. Never deletes a file or a fact.
     """
+    if check:  # writes only its summary and ends; a repair run forks workers (scan_pool)
+        from flows.cli.heap import keep_freed_heap
+
+        keep_freed_heap()  # (its page faults: see the module)
     from flows.reconcile import reconcile_flow
 
     execute(lambda: reconcile_flow(root=root_arg(root), check=check), as_json, root)

@@ -224,14 +224,10 @@ class LazyEntry(dict):  # type: ignore[type-arg]
 
 
 class PartFiles(dict):  # type: ignore[type-arg]
-    """The files of a cache read by part: path -> LazyEntry, in path order."""
+    """The files of a cache read by part: path -> LazyEntry, in path order; `identity`: the
+    cache file's (size, mtime_ns, ctime_ns, inode) its table described."""
 
-
-def _row_ok(row: Any) -> bool:
-    return (type(row) is list and len(row) == 8 and type(row[0]) is str
-            and type(row[1]) is int and type(row[2]) is int and type(row[3]) is int
-            and type(row[4]) is int and type(row[5]) is str and type(row[6]) is int
-            and type(row[7]) is int)
+    identity: list[int]
 
 
 def load_by_part(root: Path, version: int) -> ScanCache | None:
@@ -252,11 +248,17 @@ def load_by_part(root: Path, version: int) -> ScanCache | None:
     if not isinstance(state, dict) or not isinstance(rows, list) or any(
             key in state and not isinstance(state[key], kind) for key, kind in _STATE_TYPES.items()):
         return None
-    if not all(_row_ok(row) for row in rows):
-        return None
     files = PartFiles()
+    files.identity = table["cache"]
     for row in rows:  # one pass, no call per row but the entry's own (LazyEntry's doc)
-        entry = files[row[0]] = LazyEntry(size=row[1], mtime_ns=row[2], ctime_ns=row[3],
-                                          ino=row[4], hash=row[5])
-        entry.source, entry.row, entry.stat = source, row, (row[1], row[2], row[3], row[4])
+        if type(row) is not list or len(row) != 8:
+            return None
+        rel, size, mtime, ctime, ino, digest, offset, length = row
+        if not (type(rel) is str and type(size) is int and type(mtime) is int
+                and type(ctime) is int and type(ino) is int and type(digest) is str
+                and type(offset) is int and type(length) is int):
+            return None  # a malformed row: no table (checked in the pass that uses it)
+        entry = files[rel] = LazyEntry(size=size, mtime_ns=mtime, ctime_ns=ctime, ino=ino,
+                                       hash=digest)
+        entry.source, entry.row, entry.stat = source, row, (size, mtime, ctime, ino)
     return cast(ScanCache, {**state, "version": version, "files": files})

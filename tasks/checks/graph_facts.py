@@ -257,15 +257,16 @@ class GraphFactsBuilder:
         return {key: rows_digest(rows, shown.get(key, [])) for key, rows in self._rows.items()}
 
 
-def relation_rows(relations: Iterable[dict[str, Any]], keys: AbstractSet[str] | None = None
-                  ) -> dict[str, list[str]]:
+def relation_rows(relations: Iterable[dict[str, Any]], keys: AbstractSet[str] | None = None,
+                  ends: Iterable[tuple[str, str]] | None = None) -> dict[str, list[str]]:
     """Entity key -> the relation rows its page shows (of the entities of `keys` alone, when
-    given)."""
+    given). `ends`: each relation's source and target entity keys, when the caller made them."""
     shown: dict[str, list[str]] = {}
-    for relation in relations:
+    pairs = zip(relations, ends, strict=True) if ends is not None else (
+        (relation, (entity_key(relation["sourceEntityName"]),
+                    entity_key(relation["targetEntityName"]))) for relation in relations)
+    for relation, (source, target) in pairs:
         kind = relation["relationType"]
-        source = entity_key(relation["sourceEntityName"])
-        target = entity_key(relation["targetEntityName"])
         if keys is None or source in keys:
             shown.setdefault(source, []).append(f"out|{kind}|{target}")
         if keys is None or target in keys:

@@ -358,6 +358,9 @@ class Scan:
     symlinks: list[str] = field(default_factory=list)
     temp_files: list[str] = field(default_factory=list)  # atomic-write temps a crash left
     changed: set[str] = field(default_factory=set)
+    # the files whose stat was not the cache's (read again, or found unreadable); the others
+    # kept the cache's entry with its stat
+    restat: set[str] = field(default_factory=set)
     removed: set[str] = field(default_factory=set)  # cached files gone (not unreadable)
     unreadable: dict[str, str] = field(default_factory=dict)
     transient: dict[str, GraphTransient] = field(default_factory=dict)
@@ -553,7 +556,8 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
                      ) -> list[tuple[str, str | None]]:
     """Fill scan.modes and scan.files in path order: a file whose stat is the cached one keeps
     its cache entry, a changed one gets its place (filled or dropped by scan_memory once read,
-    so the files dict keeps the path order). The changed files, with their cached hashes.
+    so the files dict keeps the path order). The changed files, with their cached hashes
+    (their paths: scan.restat).
     One pass over 120,000 files at 100,000 pages: no second sort, no call per file."""
     todo: list[tuple[str, str | None]] = []  # (changed file, its cached hash)
     modes, files = scan.modes, scan.files
@@ -576,6 +580,7 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
                 files[rel] = placeholder
                 todo.append((rel, old["hash"] if old else None))
     scan.sorted_kinds(kinds)
+    scan.restat = {rel for rel, _known in todo}
     return todo
 
 

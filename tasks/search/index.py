@@ -37,7 +37,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from tasks.search.index_checked import checked_identity, record_checked, recorded_identity
+from tasks.search.index_checked import (
+    checked_identity,
+    in_step_cache,
+    record_checked,
+    recorded_cache,
+    recorded_identity,
+)
 from tasks.search.pages import PageRecord, PageStat, is_indexable, page_stat, read_page_record, walk_pages
 from tasks.search.sections import PASSAGE_CHARS, PageSection
 from tasks.search.semantic import embed, passage_text
@@ -836,6 +842,7 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
         # follows this transaction to the file it leaves (tasks/search/index_checked.py)
         recorded = recorded_identity(layout)
         follows = recorded is not None and recorded == file_identity(path)
+        in_step = recorded_cache(layout) if follows else None
         try:
             _reindex_pages(conn, layout, sorted(set(pages)), update, pool)
             signature = graph_signature(layout)
@@ -852,17 +859,81 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
                 with suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
             raise
-    record_checked(layout, file_identity(path) if follows else None)
+    record_checked(layout, file_identity(path) if follows else None, cache=in_step)
     if not (update.pages_indexed or update.pages_removed or update.entities_indexed):
         update.action = "unchanged"
     return update
 
 
+@dataclass(frozen=True)
+class PagesSince:
+    """The root's pages against the reconcile cache a check was made from (reconcile's scan by
+    the change): `cache`, that cache file's identity; `others`, the pages whose stat is not the
+    cache's (new, changed, unreadable, or in folders the cache leaves out), with their stats;
+    `kept`, how many pages kept the cache's stat; `gone`, the cache's files no longer there;
+    `pages`: every page (pages_of_walk), for the whole comparison."""
+
+    pages: list[tuple[str, PageStat]]
+    cache: list[int]
+    others: list[tuple[str, PageStat]]
+    kept: int
+    gone: list[str]
+
+
+_LOOKUP_BATCH = 500  # paths per query (SQLite allows 999 parameters at least)
+
+
+def _entries_of(conn: sqlite3.Connection, paths: list[str]) -> dict[str, list[int]]:
+    """The index's [mtime_ns, size] of those of `paths` it holds."""
+    found: dict[str, list[int]] = {}
+    for at in range(0, len(paths), _LOOKUP_BATCH):
+        batch = paths[at:at + _LOOKUP_BATCH]
+        found.update((p, [m, s]) for p, m, s in conn.execute(
+            f"SELECT path, mtime_ns, size FROM docs WHERE path IN ({','.join('?' * len(batch))})",
+            batch))
+    return found
+
+
+def _stale_since(layout: MemoryLayout, since: PagesSince) -> list[str] | None:
+    """stale_pages from the pages that left the cache's stats alone, when the index is in step
+    with that cache (index_checked.in_step_cache): a page that kept the cache's stat kept its
+    entry (or membank's own update wrote the same one), so only `since.others` and
+    `since.gone` are looked up, and the entries counted: one more than those pages and the
+    kept ones is a path indexed but gone (None: then the whole comparison lists it, as it does
+    whatever else is uncertain)."""
+    path = index_file(layout)
+    if since.cache != in_step_cache(layout, path):
+        return None
+    looked = [rel for rel, _ in since.others] + since.gone
+    with closing(_connect(path)) as conn:
+        total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+        skipped = _skipped(conn)
+        total += len(skipped.keys() - _entries_of(conn, sorted(skipped)).keys())
+        entries = _entries_of(conn, looked)
+        graph_seen = _meta(conn).get("graph_signature")
+    entries.update((rel, skipped[rel]) for rel in looked if rel in skipped)
+    if total != since.kept + len(entries):
+        return None
+    stale = {rel for rel, stat in since.others if entries.get(rel) != _file_signature(stat)}
+    stale.update(rel for rel in since.gone if rel in entries)
+    if graph_seen != graph_signature(layout):
+        stale.add(layout.relative(layout.graph_file))
+    return sorted(stale)
+
+
 def stale_pages(layout: MemoryLayout, folder: str | None = None,
-                pages: Iterable[tuple[str, PageStat]] | None = None) -> list[str]:
+                pages: Iterable[tuple[str, PageStat]] | PagesSince | None = None) -> list[str]:
     """Pages whose file and index entry disagree (new, changed, removed), sorted. With
     `folder`, only the pages directly in it (the proposal gate's look at where it writes).
-    `pages`: walk_pages of the root, from a walk the caller made (pages_of_walk)."""
+    `pages`: walk_pages of the root, from a walk the caller made (pages_of_walk), or those
+    pages against the reconcile cache a check by the change was made from (PagesSince: only
+    the pages that left the cache's stats are looked up when the index is in step with that
+    cache, _stale_since)."""
+    if isinstance(pages, PagesSince):
+        found = _stale_since(layout, pages) if folder is None else None
+        if found is not None:
+            return found
+        pages = pages.pages
     like = "%" if folder is None else f"{folder}/%"
     with closing(_connect(index_file(layout))) as conn:
         indexed = {p: [m, s] for p, m, s in conn.execute(
@@ -906,7 +977,7 @@ def _folder_pages(layout: MemoryLayout, folder: str) -> list[tuple[str, os.stat_
 
 def check_index(layout: MemoryLayout, *, deep: bool = True, semantic: bool = False,
                 passed: list[int] | None = None,
-                pages: Iterable[tuple[str, PageStat]] | None = None
+                pages: Iterable[tuple[str, PageStat]] | PagesSince | None = None
                 ) -> tuple[IndexState, list[str]]:
     """The index's state and, when stale, the pages it disagrees on. `deep` runs SQLite's
     quick_check too (reads every page of the database: for reconcile, not for each query),

@@ -16,6 +16,13 @@ file's identity (tasks.store.filememo.file_identity: size, mtime, ctime, inode) 
 A deep check of the file the record names is taken as passed (checked_identity). Anything else
 (no record, an unreadable one, a file replaced, copied, edited or touched: its ctime or inode
 moves; a crash between a commit and the record: the old identity) makes the deep check.
+The record may also name the reconcile cache the index's pages were in step with (`cache`: that
+cache file's identity; in_step_cache): a repair run that brought the index current over the
+files whose stats its saved cache holds adds it (record_in_step), update_index carries it when it
+moves the record, and anything else that writes the record drops it. A check by the change then
+compares with the index only the pages whose stat is not that cache's (index.stale_pages
+given a PagesSince): a page that kept the cache's stat (its ctime too) kept its index entry, or membank's
+own update wrote the same signature in it.
 Bookkeeping only: never the source of truth, and a missing record only costs the deep check.
 The identity after a commit is taken once the connection is closed: update_index runs under
 membank's writer lock, so no other membank writer can come in between (a hand's SQLite
@@ -43,17 +50,48 @@ def _record(layout: MemoryLayout) -> Path:
     return layout.root / CHECKED_FILE
 
 
-def recorded_identity(layout: MemoryLayout) -> list[int] | None:
-    """The identity the record names; None when there is no readable record."""
+def _identity(value: object) -> list[int] | None:
+    if not (isinstance(value, list) and len(value) == 4
+            and all(type(item) is int for item in value)):
+        return None
+    return value
+
+
+def _read(layout: MemoryLayout) -> dict[str, object]:
     try:
         data = orjson.loads(_record(layout).read_bytes())
     except (OSError, orjson.JSONDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def recorded_identity(layout: MemoryLayout) -> list[int] | None:
+    """The identity the record names; None when there is no readable record."""
+    return _identity(_read(layout).get("file"))
+
+
+def recorded_cache(layout: MemoryLayout) -> list[int] | None:
+    """The reconcile cache's identity the record names with the index file (None: none)."""
+    data = _read(layout)
+    return _identity(data.get("cache")) if _identity(data.get("file")) is not None else None
+
+
+def in_step_cache(layout: MemoryLayout, index: Path) -> list[int] | None:
+    """The identity of the reconcile cache whose pages' stats the index file, as it is now, is
+    in step with (record_in_step, carried through membank's own updates); else None."""
+    data = _read(layout)
+    now = file_identity(index)
+    if now is None or _identity(data.get("file")) != now:
         return None
-    found = data.get("file") if isinstance(data, dict) else None
-    if not (isinstance(found, list) and len(found) == 4
-            and all(type(value) is int for value in found)):
-        return None
-    return found
+    return _identity(data.get("cache"))
+
+
+def record_in_step(layout: MemoryLayout, index: Path, cache: list[int] | None) -> None:
+    """Name `cache` (the reconcile cache's identity) as the one the index's pages are in step
+    with, when the record names the index file as it is now (else nothing is added)."""
+    now = file_identity(index)
+    if now is not None and cache is not None and recorded_identity(layout) == now:
+        record_checked(layout, now, cache=cache)
 
 
 def checked_identity(layout: MemoryLayout, index: Path) -> list[int] | None:
@@ -63,13 +101,18 @@ def checked_identity(layout: MemoryLayout, index: Path) -> list[int] | None:
     return now if now is not None and recorded_identity(layout) == now else None
 
 
-def record_checked(layout: MemoryLayout, identity: list[int] | None) -> None:
-    """Record `identity` as the index file's (None: remove the record)."""
+def record_checked(layout: MemoryLayout, identity: list[int] | None,
+                   cache: list[int] | None = None) -> None:
+    """Record `identity` as the index file's (None: remove the record), with `cache`, the
+    reconcile cache its pages are in step with, when known."""
     if identity is None:
         forget_checked(layout)
         return
+    record: dict[str, list[int]] = {"file": identity}
+    if cache is not None:
+        record["cache"] = cache
     try:
-        atomic_write_bytes(_record(layout), orjson.dumps({"file": identity}), validate=False)
+        atomic_write_bytes(_record(layout), orjson.dumps(record), validate=False)
     except (MembankError, OSError):
         forget_checked(layout)  # no record: the next check makes the deep check
 

@@ -27,7 +27,8 @@ from tasks.checks.walk import SKIP_PATHS, Walked, walk_root
 from tasks.health.findings import finding, problems_from
 from tasks.health.summary import build_summary
 from tasks.store.errors import MembankError
-from tasks.store.layout import STATE_DIR
+from tasks.store.filememo import file_identity
+from tasks.store.layout import RECONCILE_CACHE_FILE, STATE_DIR
 from tasks.store.operation import Operation
 from tasks.store.report import StageFigures
 from tasks.store.settings import MembankSettings
@@ -35,6 +36,8 @@ from tasks.store.settings import MembankSettings
 if TYPE_CHECKING:
     from tasks.checks.reconcile.full import NextRunCheck, _Passes
     from tasks.checks.scan_pool import Aside
+    from tasks.search.index import PagesSince
+    from tasks.search.pages import PageStat
 
 SEARCH_INDEX = f"{STATE_DIR}/{SEARCH_INDEX_NAME}"
 
@@ -61,18 +64,22 @@ STALE_EXAMPLES = 5
 
 
 def search_index_findings(operation: Operation, passed: list[int] | None = None,
-                          walked: Walked | None = None) -> list[Finding]:
+                          walked: Walked | None = None, done: _Passes | None = None
+                          ) -> list[Finding]:
     """The search index, checked against the pages (reconcile --check): unreadable, or behind
     the memory (pages whose files differ from what it holds). A missing one is not a problem,
     nor one without the page vectors semantic ranking wants: the next search builds it.
     `passed`: the index file's identity when its deep check passed ahead (full.index_passed);
-    `walked`: the root's walk as the pages are now (the walk skips our own output, walked here)."""
+    `walked`: the root's walk as the pages are now (the walk skips our own output, walked here);
+    `done`: the check's passes, whose scan tells which pages kept the cache's stats."""
     from tasks.search.index import check_index
     from tasks.search.pages import pages_of_walk
 
     pages = pages_of_walk(operation.root, walked.stats, SKIP_PATHS) if walked else None
+    since = (_pages_since(pages, done, walked) if pages is not None and done is not None
+             else None)
     try:
-        state, stale = check_index(operation.layout, passed=passed, pages=pages)
+        state, stale = check_index(operation.layout, passed=passed, pages=since or pages)
     except (MembankError, OSError) as exc:
         return [search_index_failure(f"search index could not be checked: {exc}")]
     if state == "corrupt":
@@ -86,6 +93,24 @@ def search_index_findings(operation: Operation, passed: list[int] | None = None,
                     f"the search index is behind the memory: {len(stale)} file(s) differ from "
                     f"what it holds ({examples})",
                     "the next search or `membank reconcile` re-indexes them")]
+
+
+def _pages_since(pages: list[tuple[str, PageStat]], done: _Passes, walked: Walked | None
+                 ) -> PagesSince | None:
+    """The pages (of `walked`) against the reconcile cache read by part that the check's scan
+    of that walk was made from (index.stale_pages' PagesSince); None when the scan is not one
+    such (a repair pass wrote, another walk, or the cache was loaded whole)."""
+    from tasks.search.index import PagesSince
+
+    scan = done.scan
+    ref = scan.removed_from
+    cached = ref() if ref is not None and scan is done.first_scan else None
+    if cached is None or walked is None or scan.walked is not walked:
+        return None
+    files, restat = scan.files, scan.restat
+    others = [(rel, st) for rel, st in pages if rel in restat or rel not in files]
+    return PagesSince(pages, cached.identity, others, len(pages) - len(others),
+                      sorted(scan.removed))
 
 
 def search_index_failure(message: str) -> Finding:
@@ -112,7 +137,7 @@ def _index_findings(operation: Operation, verdict: Verdict | None,
     from tasks.checks.scan_pool import collector_paused  # loaded with full.py
 
     with collector_paused():  # the scan's millions of objects: no collection walks them
-        return search_index_findings(operation, passed, walked)
+        return search_index_findings(operation, passed, walked, done)
 
 
 class ReconcileFigures(StageFigures):
@@ -159,6 +184,8 @@ def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verd
         index_state = _repair_index(operation, verdict, passed)
     finally:
         final = _next_run_check(pending)
+    if done is not None and index_state != "failed":
+        _record_in_step(operation)
     if index_state == "failed":
         return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
     if done is not None and final is not None and done.scan.walked is not None:
@@ -171,6 +198,16 @@ def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verd
         verdict.index = index_identity(operation.layout)
         save_verdict(operation.root, verdict)
     return []
+
+
+def _record_in_step(operation: Operation) -> None:
+    """The index, just brought current over the files whose stats the cache this run saved
+    holds, is in step with that cache (tasks/search/index_checked.py)."""
+    from tasks.search.index import index_file
+    from tasks.search.index_checked import record_in_step
+
+    layout = operation.layout
+    record_in_step(layout, index_file(layout), file_identity(operation.root / RECONCILE_CACHE_FILE))
 
 
 def _next_run_check(pending: Aside[NextRunCheck | None] | None) -> NextRunCheck | None:

@@ -1,5 +1,5 @@
 """A one-shot command keeps the heap it frees (flows/cli/heap.py): a block freed and allocated
-again costs no new page faults; the ingest command asks for it."""
+again costs no new page faults; the ingest command and `reconcile --check` ask for it."""
 
 from __future__ import annotations
 
@@ -57,3 +57,18 @@ def test_the_ingest_command_keeps_its_heap(monkeypatch: pytest.MonkeyPatch, tmp_
     monkeypatch.setattr(stages, "execute", lambda *args, **kwargs: calls.append("flow"))
     stages.ingest([tmp_path / "note.md"], root=tmp_path)
     assert calls == ["heap", "flow"]
+
+
+@pytest.mark.parametrize(("check", "wanted"), [(True, ["heap", "flow"]), (False, ["flow"])])
+def test_reconcile_check_keeps_its_heap_and_a_repair_run_does_not(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, check: bool, wanted: list[str]) -> None:
+    calls: list[str] = []
+
+    def kept() -> bool:
+        calls.append("heap")
+        return True
+
+    monkeypatch.setattr(heap, "keep_freed_heap", kept)
+    monkeypatch.setattr(stages, "execute", lambda *args, **kwargs: calls.append("flow"))
+    stages.reconcile(root=tmp_path, check=check)
+    assert calls == wanted

@@ -86,10 +86,25 @@ def test_a_table_that_does_not_describe_the_cache_there_is_not_used(
     kept = table.read_bytes()
     table.write_bytes(kept[:-10])
     assert load_by_part(root, CACHE_VERSION) is None  # truncated
+    table.write_bytes(kept)
+    assert load_by_part(root, CACHE_VERSION) is not None
+    rows = len(orjson.loads(kept)["rows"])
+    assert rows > 2
+    keys = ("rel", "size", "mtime_ns", "ctime_ns", "ino", "hash", "offset", "length")
+    for at, damage in [(0, lambda row: row.__setitem__(6, "0")),  # each field's type
+                       (rows - 1, lambda row: row.__setitem__(1, True)),
+                       (1, lambda row: row.__setitem__(5, None)),
+                       (1, lambda row: row.__setitem__(0, 7)),
+                       (rows - 1, lambda row: row.append(0)),  # its length
+                       (1, lambda row: row.pop())]:
+        data = orjson.loads(kept)
+        damage(data["rows"][at])
+        table.write_bytes(orjson.dumps(data))
+        assert load_by_part(root, CACHE_VERSION) is None  # a malformed row, first or later
     data = orjson.loads(kept)
-    data["rows"][0][6] = "0"
+    data["rows"][rows - 1] = dict(zip(keys, data["rows"][rows - 1], strict=True))  # not a list
     table.write_bytes(orjson.dumps(data))
-    assert load_by_part(root, CACHE_VERSION) is None  # a malformed row
+    assert load_by_part(root, CACHE_VERSION) is None
     table.unlink()
     assert load_by_part(root, CACHE_VERSION) is None
 

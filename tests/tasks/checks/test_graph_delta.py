@@ -393,3 +393,104 @@ def test_asked_sources_hash_every_relation_when_an_erased_fact_is_not_answered()
     assert check_side._asked_sources(asked, {"d1"}, ["d1", "d2"]) is None
     assert check_side._asked_sources(asked, {"d1", "d2"}, ["d1", "d2"]) == {"kafka"}
     assert check_side._asked_sources(set(), set(), []) == set()
+
+
+@pytest.fixture
+def in_step(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Per index check by the change: whether it answered from the pages that left the
+    cache's stats (True) or left it to the whole comparison (False)."""
+    from tasks.search import index as search_index
+
+    answered: list[bool] = []
+    real = search_index._stale_since
+
+    def counted(layout, since):  # type: ignore[no-untyped-def]
+        got = real(layout, since)
+        answered.append(got is not None)
+        return got
+
+    monkeypatch.setattr(search_index, "_stale_since", counted)
+    return answered
+
+
+def stale_index(summary) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f.message for f in summary.findings if f.code == "search_index_stale"]
+
+
+def test_the_check_after_ingests_looks_up_in_the_index_only_the_pages_they_changed(
+        settled: tuple[Path, Path], in_step: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repair run left the index in step with its cache; the ingests' own updates carry
+    that: the index is current, found so from the changed pages alone, as the whole
+    comparison finds it."""
+    from tasks.search import index as search_index
+
+    root, notes = settled
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    ingest(root, notes, "pulsar", 0, monkeypatch)
+    looked: list[int] = []
+    real = search_index._entries_of
+    monkeypatch.setattr(search_index, "_entries_of",
+                        lambda conn, paths: looked.append(len(paths)) or real(conn, paths))
+    by_delta = reconcile(root, check=True)
+    assert in_step == [True]
+    pages = sum(1 for _ in root.rglob("*.md"))
+    assert 0 < sum(looked) < pages // 2  # the changed pages, not every page
+    assert stale_index(by_delta) == []
+    assert found(by_delta) == found(full_check(root))
+    assert in_step == [True]  # the full check (its cache loaded whole) compared every page
+
+
+@pytest.mark.parametrize("change", ["edited", "deleted", "added", "added_then_deleted"])
+def test_pages_changed_by_hand_after_an_ingest_are_found_behind_in_the_index(
+        settled: tuple[Path, Path], in_step: list[bool], monkeypatch: pytest.MonkeyPatch,
+        change: str) -> None:
+    """A page edited, deleted or added by hand after the ingest, and a page the ingest wrote
+    then deleted by hand (not in the cache: found by the count of the index's entries, then
+    listed by the whole comparison): the check finds the index behind, as the full check."""
+    root, notes = settled
+    ingest(root, notes, "nats", 1, monkeypatch)
+    entity = next((root / "wiki" / "entities").glob("*__*.md"))
+    if change == "edited":
+        entity.write_text(entity.read_text() + "\nA line added by hand.\n")
+    elif change == "deleted":
+        entity.unlink()
+    elif change == "added":
+        (root / "wiki" / "concepts" / "hand-written-note.md").write_text(
+            "---\ntype: concept\ntitle: Hand\n---\n\n# Hand\n\nWritten by hand.\n")
+    else:  # a page the ingest wrote new, after the repair run's cache
+        cached = load_cache(root)["files"]
+        new = [p for p in root.rglob("*.md")
+               if p.relative_to(root).as_posix() not in cached and ".membank" not in p.parts
+               and "health" not in p.parts]
+        assert new
+        new[0].unlink()
+    by_delta = reconcile(root, check=True)
+    assert in_step == [change != "added_then_deleted"]  # (the count sends it to the whole)
+    assert len(stale_index(by_delta)) == 1
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_an_index_written_by_another_hand_is_compared_whole(
+        settled: tuple[Path, Path], in_step: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index row changed by a hand after the ingest (the index file's identity moves, the
+    record no longer names it) and a record that names another cache: the whole comparison,
+    which finds the row."""
+    import sqlite3
+
+    from tasks.search.index_checked import CHECKED_FILE
+
+    root, notes = settled
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    record = orjson.loads((root / CHECKED_FILE).read_bytes())
+    assert "cache" in record  # carried by the ingest's update
+    (root / CHECKED_FILE).write_bytes(orjson.dumps({**record, "cache": [1, 2, 3, 4]}))
+    assert stale_index(reconcile(root, check=True)) == []
+    assert in_step == [False]
+    (root / CHECKED_FILE).write_bytes(orjson.dumps(record))
+    with sqlite3.connect(root / ".membank/search.sqlite3") as conn:
+        conn.execute("UPDATE docs SET size = size + 1 WHERE id = (SELECT min(id) FROM docs)")
+    conn.close()
+    by_delta = reconcile(root, check=True)
+    assert in_step == [False, False]
+    assert len(stale_index(by_delta)) == 1
+    assert found(by_delta) == found(full_check(root))

@@ -8,11 +8,18 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import orjson
 import pytest
 
 from tasks.search import index as search_index
 from tasks.search.index import build_index, check_index, ensure_index, index_file, update_index
-from tasks.search.index_checked import CHECKED_FILE, forget_checked, recorded_identity
+from tasks.search.index_checked import (
+    CHECKED_FILE,
+    forget_checked,
+    in_step_cache,
+    record_in_step,
+    recorded_identity,
+)
 from tasks.store.filememo import file_identity
 from tasks.store.layout import MemoryLayout
 from tests.memory_builder import PREFIX, write
@@ -103,3 +110,46 @@ def test_damage_that_keeps_the_size_is_found(layout: MemoryLayout, deep: list[bo
     assert ensure_index(layout)[0] == "corrupt"  # rebuilt: a new file, recorded
     assert recorded_identity(layout) == file_identity(path)
     assert check_index(layout) == ("ok", [])
+
+
+CACHE = [10, 20, 30, 40]  # a reconcile cache's identity (size, mtime_ns, ctime_ns, inode)
+
+
+def test_the_cache_the_index_is_in_step_with_follows_membank_s_own_updates(
+        layout: MemoryLayout) -> None:
+    build_index(layout)
+    index = index_file(layout)
+    assert in_step_cache(layout, index) is None  # a build names no cache
+    record_in_step(layout, index, CACHE)
+    assert in_step_cache(layout, index) == CACHE
+    new_page(layout, "A platypus.")
+    update_index(layout, [PAGE])  # membank's own update: carried to the file it leaves
+    assert recorded_identity(layout) == file_identity(index)
+    assert in_step_cache(layout, index) == CACHE
+    build_index(layout)  # a rebuild names the file alone
+    assert recorded_identity(layout) == file_identity(index)
+    assert in_step_cache(layout, index) is None
+
+
+def test_the_in_step_cache_is_dropped_by_any_other_write(layout: MemoryLayout) -> None:
+    build_index(layout)
+    index = index_file(layout)
+    record_in_step(layout, index, CACHE)
+    with sqlite3.connect(index) as conn:  # not membank's update
+        conn.execute("CREATE TABLE touched (x)")
+    assert in_step_cache(layout, index) is None  # the file is not the one named
+    record_in_step(layout, index, CACHE)  # nor added to a record of another file
+    assert in_step_cache(layout, index) is None
+    new_page(layout, "A platypus.")
+    update_index(layout, [PAGE])  # began on another file: the record goes
+    assert recorded_identity(layout) is None and in_step_cache(layout, index) is None
+
+
+@pytest.mark.parametrize("cache", [None, "x", [1, 2, 3], [1, 2, 3, "4"], [1, 2, 3, 4.0]])
+def test_a_malformed_in_step_cache_names_none(layout: MemoryLayout, cache: object) -> None:
+    build_index(layout)
+    index = index_file(layout)
+    (layout.root / CHECKED_FILE).write_bytes(
+        orjson.dumps({"file": file_identity(index), "cache": cache}))
+    assert recorded_identity(layout) == file_identity(index)
+    assert in_step_cache(layout, index) is None
