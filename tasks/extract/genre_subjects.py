@@ -105,6 +105,7 @@ from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.record_terms import follows_a_model, written_as_no_subject
 from tasks.extract.stack_names import tech_cells, versioned_names
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
+from tasks.extract.subject_coined import coined_capitals, ends_in_an_act
 from tasks.extract.subject_marks import (
     KIND_BEFORE_CODE_RE,
     affected_systems,
@@ -790,9 +791,10 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
         kept = [(n, phrase) for n, _ in seen if n not in toc]
         if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
             kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
-        if (" " not in phrase and not phrase.isupper()
+        if (" " not in phrase and not phrase.isupper() and not coined_capitals(phrase)
                 and not mid_sentence(phrase, (by_number[n] for n, _ in kept if n in by_number))):
             continue  # "Update", "Error", "Handling": a word capitalized where sentences start
+            # (not "RotaWing": a coined name is one wherever it stands)
         if " " not in phrase and only_as_label(phrase, (line for n, line in seen if n not in toc)):
             continue  # "Error: ...", "Note: ...": a label
         # (a name that opens in lower case, "iOS", "pgSTAC", is no name used once: a platform
@@ -974,22 +976,12 @@ def _kind_enough(kind: str, name: str, seen: list[tuple[int, str]], where: tuple
     """Is a term written enough, where it counts, for its kind (`where`: in the title, on a
     conclusion's line, in the opening)?"""
     in_title, in_key_line, opening = where
-    if kind == "known" or kind == "once" and _coined_capitals(name):
+    if kind == "known" or kind == "once" and coined_capitals(name):  # ("LaunchDarkly", "SchedMD"):
+        # a coined name is weighed as a common technology is (named once in a sentence of a page
+        # that tells what a team runs is enough)
         return _known_enough(seen, in_title, in_key_line, opening, evidence)
     return kind == "system" and (in_title or _owns(name, seen, evidence)) or _enough(
         kind, name, len(seen), in_title or opening, in_key_line, evidence.unsure)
-
-
-def _coined_capitals(name: str) -> bool:
-    """Is `name` one word with a capital inside it after lower-case letters ("LaunchDarkly",
-    "CloudWatch", "SchedMD", "DisputeWorkflow")? No English word is written so: a product's or a
-    type's coined name, weighed as a common technology is (named once in a sentence of a page
-    that tells what a team runs is enough); not a surname ("McCallum") nor a practice ("DevOps")."""
-    return (_COINED_RE.fullmatch(name) is not None and not name.startswith(("Mc", "Mac", "Fitz"))
-            and not name.endswith("Ops"))
-
-
-_COINED_RE = re.compile(r"[A-Z][a-z]{2,}[a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+")  # not "OfS", "PhD"
 
 
 def _names_a_document(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
@@ -1883,8 +1875,10 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
     if (len(words) == 1 and len(lower) >= 6 and lower.endswith("ing")
-            and kind not in _NAMED_KINDS | {"named-code"}):
-        return False  # "DOSing", "Handling": what is done, not a thing (`item_holding` is a table)
+            and kind not in _NAMED_KINDS | {"named-code"}
+            and (ends_in_an_act(name) or not coined_capitals(name))):
+        return False  # "DOSing", "Handling", "VerticalScaling": what is done, not a thing (`item_holding`
+        # is a table; "RotaWing" a coined name whose last word is a noun)
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
