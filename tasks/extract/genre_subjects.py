@@ -177,16 +177,18 @@ _NOT_SUBJECTS = frozenset(
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
     api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
-    sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
-    mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas cname
+    sla slas slo slos sli slis rca pir pirs mir mirs coe sms email csv pdf xml html ttl fcp oom rps qps tps
+    mttr mttd mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas
+    cname
     ide ides vhost vhosts wan wans lan lans vpn vpns isp isps
     must shall should required recommended optional iana
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
 # "our VMs", "OCR workers", "a REST wrapper", "a FIFO queue", "QoS beacons",
 # "a PaaS", "a CNAME record", "an IDE", "each vhost", "the WAN link", "over the VPN", "the ISP";
-# "TBC" a placeholder; the key words of RFC 2119 ("MUST", "SHALL") and the "IANA Considerations"
-# section of an RFC-style memo), months and weekdays cut short ("Due Monday 10 Nov"):
+# "TBC" a placeholder; "PIR", "MIR", "COE": an incident review's kind (post-incident review, major
+# incident report, correction of errors); the key words of RFC 2119 ("MUST", "SHALL") and the
+# "IANA Considerations" section of an RFC-style memo), months and weekdays cut short ("Due Monday 10 Nov"):
 # never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
@@ -1572,14 +1574,20 @@ def _as_label(line: str, name: str) -> bool:
 def _where_one_looks(line: str, name: str) -> bool:
     """Is `name` written before the page one opens in it ("the AWS Health dashboard", "the
     Stripe Checkout console"), or as the tool a page's footer says it is made with ("Powered
-    by Atlassian Statuspage"): where one looks, not what the page is about?"""
+    by Atlassian Statuspage") or printed from ("Printed from ServiceNow"): where one looks, not
+    what the page is about?"""
     at = line.find(name)
     return at >= 0 and (_LOOKED_IN_RE.match(line, at + len(name)) is not None
-                        or _MADE_WITH_RE.search(line, 0, at) is not None)
+                        or _MADE_WITH_RE.search(line, 0, at) is not None
+                        or _PRINTED_FROM_RE.search(line, 0, at) is not None)
 
 
 _LOOKED_IN_RE = re.compile(r"[ \t]+(?:dashboards?|console|portal|status page|UI)\b")
 _MADE_WITH_RE = re.compile(r"\b(?:[Pp]owered|[Bb]uilt|[Mm]ade|[Hh]osted)[ \t]+(?:by|with|on)[ \t]+$")
+# The tool a printout's footer names ("KB0010443 · Printed from ServiceNow by ..."), opening the
+# footer's line or a part of it: how the page was printed. (Not "Exported from FireHydrant": the
+# tool a record is exported from is where the team keeps it, one of its tools.)
+_PRINTED_FROM_RE = re.compile(r"(?:^|[·|•—–_*(])[ \t_*]*[Pp]rinted[ \t]+(?:from|by|with|out of)[ \t]+$")
 
 
 # Kinds a product's name is read as: a capitalized phrase, a name used once, a known technology's
@@ -1674,9 +1682,9 @@ def _aside(line: str, name: str) -> bool:
     says what the noun before it is made of ("by SMS (Twilio)", "a Postgres cluster (Patroni)",
     "`forecast` (LightGBM model, hourly)"): no aside; one that names it further in is ("(see
     the Redis docs)", "(the node runs Ubuntu)")."""
-    if _ASIDE_RE.search(line):
-        return True
     at = line.find(name)
+    if _ASIDE_RE.search(line) or at >= 0 and _PRINTED_FROM_RE.search(line, 0, at) is not None:
+        return True  # (or the tool a footer says the page was printed from)
     opened = line.rfind("(", 0, at) if at >= 0 else -1
     return opened > line.rfind(")", 0, at) and line[opened + 1:at].strip(" *_`") != ""
 
