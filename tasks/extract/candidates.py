@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from tasks.extract.model import CandidateFact, NameRef
 from tasks.extract.ordinary_words import ordinary_word
+from tasks.extract.subject_coined import opens_as_name
 from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import STOPWORDS, excerpt
 from tasks.markdown.code_spans import code_span_contents
@@ -90,7 +91,9 @@ class CandidateHits:
                 continue  # part of a dotted name or path (GOV.UK, Node.js), not a phrase
             if _LONE_CAPITAL_RE.match(prose, match.end()):
                 continue  # cut before a lone letter of a longer name ("SITA Type" of "SITA Type B network")
-            phrase = _trim_phrase(match.group(0), prose, match.start())
+            # (a coined name opening a sentence is one: "RotaWing published the change")
+            phrase = _trim_phrase(match.group(0), prose, match.start()) or (
+                match.group(0) if opens_as_name(match.group(0), prose, match.end(), stripped) else None)
             own = _own_tail(prose, match.end(), phrase) if phrase and match.group(0).endswith(phrase) else ""
             if phrase and own:
                 phrase += own  # "SM-DP+", "Disney+", "MQTT Sparkplug B": the name's own

@@ -105,6 +105,7 @@ from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.record_terms import follows_a_model, written_as_no_subject
 from tasks.extract.stack_names import tech_cells, versioned_names
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
+from tasks.extract.subject_coined import coined_capitals, ends_in_an_act
 from tasks.extract.subject_marks import (
     KIND_BEFORE_CODE_RE,
     affected_systems,
@@ -176,16 +177,18 @@ _NOT_SUBJECTS = frozenset(
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
     api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
-    sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
-    mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas cname
+    sla slas slo slos sli slis rca pir pirs mir mirs coe sms email csv pdf xml html ttl fcp oom rps qps tps
+    mttr mttd mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas
+    cname
     ide ides vhost vhosts wan wans lan lans vpn vpns isp isps
     must shall should required recommended optional iana
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
 # "our VMs", "OCR workers", "a REST wrapper", "a FIFO queue", "QoS beacons",
 # "a PaaS", "a CNAME record", "an IDE", "each vhost", "the WAN link", "over the VPN", "the ISP";
-# "TBC" a placeholder; the key words of RFC 2119 ("MUST", "SHALL") and the "IANA Considerations"
-# section of an RFC-style memo), months and weekdays cut short ("Due Monday 10 Nov"):
+# "TBC" a placeholder; "PIR", "MIR", "COE": an incident review's kind (post-incident review, major
+# incident report, correction of errors); the key words of RFC 2119 ("MUST", "SHALL") and the
+# "IANA Considerations" section of an RFC-style memo), months and weekdays cut short ("Due Monday 10 Nov"):
 # never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
@@ -790,9 +793,10 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
         kept = [(n, phrase) for n, _ in seen if n not in toc]
         if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
             kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
-        if (" " not in phrase and not phrase.isupper()
+        if (" " not in phrase and not phrase.isupper() and not coined_capitals(phrase)
                 and not mid_sentence(phrase, (by_number[n] for n, _ in kept if n in by_number))):
             continue  # "Update", "Error", "Handling": a word capitalized where sentences start
+            # (not "RotaWing": a coined name is one wherever it stands)
         if " " not in phrase and only_as_label(phrase, (line for n, line in seen if n not in toc)):
             continue  # "Error: ...", "Note: ...": a label
         # (a name that opens in lower case, "iOS", "pgSTAC", is no name used once: a platform
@@ -974,22 +978,12 @@ def _kind_enough(kind: str, name: str, seen: list[tuple[int, str]], where: tuple
     """Is a term written enough, where it counts, for its kind (`where`: in the title, on a
     conclusion's line, in the opening)?"""
     in_title, in_key_line, opening = where
-    if kind == "known" or kind == "once" and _coined_capitals(name):
+    if kind == "known" or kind == "once" and coined_capitals(name):  # ("LaunchDarkly", "SchedMD"):
+        # a coined name is weighed as a common technology is (named once in a sentence of a page
+        # that tells what a team runs is enough)
         return _known_enough(seen, in_title, in_key_line, opening, evidence)
     return kind == "system" and (in_title or _owns(name, seen, evidence)) or _enough(
         kind, name, len(seen), in_title or opening, in_key_line, evidence.unsure)
-
-
-def _coined_capitals(name: str) -> bool:
-    """Is `name` one word with a capital inside it after lower-case letters ("LaunchDarkly",
-    "CloudWatch", "SchedMD", "DisputeWorkflow")? No English word is written so: a product's or a
-    type's coined name, weighed as a common technology is (named once in a sentence of a page
-    that tells what a team runs is enough); not a surname ("McCallum") nor a practice ("DevOps")."""
-    return (_COINED_RE.fullmatch(name) is not None and not name.startswith(("Mc", "Mac", "Fitz"))
-            and not name.endswith("Ops"))
-
-
-_COINED_RE = re.compile(r"[A-Z][a-z]{2,}[a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+")  # not "OfS", "PhD"
 
 
 def _names_a_document(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
@@ -1580,14 +1574,20 @@ def _as_label(line: str, name: str) -> bool:
 def _where_one_looks(line: str, name: str) -> bool:
     """Is `name` written before the page one opens in it ("the AWS Health dashboard", "the
     Stripe Checkout console"), or as the tool a page's footer says it is made with ("Powered
-    by Atlassian Statuspage"): where one looks, not what the page is about?"""
+    by Atlassian Statuspage") or printed from ("Printed from ServiceNow"): where one looks, not
+    what the page is about?"""
     at = line.find(name)
     return at >= 0 and (_LOOKED_IN_RE.match(line, at + len(name)) is not None
-                        or _MADE_WITH_RE.search(line, 0, at) is not None)
+                        or _MADE_WITH_RE.search(line, 0, at) is not None
+                        or _PRINTED_FROM_RE.search(line, 0, at) is not None)
 
 
 _LOOKED_IN_RE = re.compile(r"[ \t]+(?:dashboards?|console|portal|status page|UI)\b")
 _MADE_WITH_RE = re.compile(r"\b(?:[Pp]owered|[Bb]uilt|[Mm]ade|[Hh]osted)[ \t]+(?:by|with|on)[ \t]+$")
+# The tool a printout's footer names ("KB0010443 · Printed from ServiceNow by ..."), opening the
+# footer's line or a part of it: how the page was printed. (Not "Exported from FireHydrant": the
+# tool a record is exported from is where the team keeps it, one of its tools.)
+_PRINTED_FROM_RE = re.compile(r"(?:^|[·|•—–_*(])[ \t_*]*[Pp]rinted[ \t]+(?:from|by|with|out of)[ \t]+$")
 
 
 # Kinds a product's name is read as: a capitalized phrase, a name used once, a known technology's
@@ -1682,9 +1682,9 @@ def _aside(line: str, name: str) -> bool:
     says what the noun before it is made of ("by SMS (Twilio)", "a Postgres cluster (Patroni)",
     "`forecast` (LightGBM model, hourly)"): no aside; one that names it further in is ("(see
     the Redis docs)", "(the node runs Ubuntu)")."""
-    if _ASIDE_RE.search(line):
-        return True
     at = line.find(name)
+    if _ASIDE_RE.search(line) or at >= 0 and _PRINTED_FROM_RE.search(line, 0, at) is not None:
+        return True  # (or the tool a footer says the page was printed from)
     opened = line.rfind("(", 0, at) if at >= 0 else -1
     return opened > line.rfind(")", 0, at) and line[opened + 1:at].strip(" *_`") != ""
 
@@ -1883,8 +1883,10 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
     if (len(words) == 1 and len(lower) >= 6 and lower.endswith("ing")
-            and kind not in _NAMED_KINDS | {"named-code"}):
-        return False  # "DOSing", "Handling": what is done, not a thing (`item_holding` is a table)
+            and kind not in _NAMED_KINDS | {"named-code"}
+            and (ends_in_an_act(name) or not coined_capitals(name))):
+        return False  # "DOSing", "Handling", "VerticalScaling": what is done, not a thing (`item_holding`
+        # is a table; "RotaWing" a coined name whose last word is a noun)
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)

@@ -168,6 +168,8 @@ def _cell_name(item: str) -> str | None:
     name = " ".join(kept)
     if not name[:1].isupper() or kept[0].lower() in _PART_WORDS or name.lower() in _VENDORS:
         return None
+    if kept[-1].lower().endswith("-free"):
+        return None  # "Debezium-free polling publisher": built without the product
     if _described(kept, words[len(kept):]):
         return None
     return name

@@ -65,7 +65,8 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
     """What a reference page marks as its things, lower case or not: the bold term a line
     defines ("**querier**: ...") or a definition list's term, the first column of a table of
     components ("| `router` | ..." under "| Component | ..."), and a heading that names one
-    ("## Querier") when the prose writes it twice too (not a process: "## Hashing")."""
+    ("## Querier") when the prose writes it twice too (not a process: "## Hashing", nor a field
+    a table's header names: a catalog page's "### Lifecycle" beside "| Component | Lifecycle |")."""
     seen: Seen = {}
     naming: bool | None = None  # in a table: does its first column name components?
     previous = (0, "")
@@ -73,6 +74,7 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
                 if holds_terms(section_key(structure.title(section)))
                 for number, _ in with_subsections(structure, section)}  # terms of the domain, not things
     radar = radar_rings(structure) >= MIN_RINGS  # "## Trial": a ring of the radar, no thing
+    columns: set[str] = set()  # what a table's header names: a field of each row, no thing
     for number, line in structure.visible:
         if number in structure.heading_lines or number in glossary:
             continue
@@ -82,6 +84,8 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
             _add_defined(seen, number, bold.group(1))
         elif line.startswith(": ") and previous[0] == number - 1 and previous[1].strip():
             _add_defined(seen, previous[0], previous[1])  # a definition list: "querier" / ": ..."
+        if naming is None and line.lstrip().startswith("|"):  # a table's header: the names of its columns
+            columns.update(plain_text(cell).strip().lower() for cell in line.strip().strip("|").split("|"))
         naming = _table_row(seen, number, line, naming)
         previous = (number, line)
     for section in structure.sections[2:]:
@@ -89,7 +93,8 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
         if radar and section_key(title) in RINGS:
             continue
         if (section.level >= 2 and 1 <= len(title.split()) <= 3 and not names_process(title)
-                and not names_section(title) and written_often(title, prose_text, 2)):
+                and not names_section(title) and written_often(title, prose_text, 2)
+                and title.strip().lower() not in columns):  # "### Lifecycle" beside "| ... | Lifecycle |"
             _add_defined(seen, structure.number(section), title)
     return seen
 

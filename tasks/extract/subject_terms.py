@@ -162,7 +162,8 @@ _VERBS = frozenset(
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _PERIODIC = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly"})
 _GENRE_TITLE_WORDS = re.compile(
-    r"\b(?:post-?mortem|post[- ]?incident|pirs?|incident|outages?|retrospective|review|report|write-?ups?"
+    r"\b(?:post-?mortem|post[- ]?incident|pirs?|major(?=\s+incident)|incident|outages?|retrospective|review"
+    r"|report|write-?ups?"
     r"|summary|architecture|overview"
     r"|runbook|playbook|design|doc|proposal|draft|problem|notes?|debrief(?:ing)?|on|of|for|the|a|an|multiple"
     r"|internal|and|in|is|down|bugs?|attack|breach|failures?|latency|errors?|issues?|delays?|backlogs?|timeouts?|lag|slowdowns?|spikes?|leaks?|crash(?:es)?|degradation|saturation|overload|downtime|disruptions?)\b",

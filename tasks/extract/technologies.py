@@ -37,6 +37,8 @@ kubelet kubeadm kube-proxy kube-dns crictl cert-manager external-dns FFmpeg
 Proxmox VMware vSphere ESXi EMQX HiveMQ QuestDB Couchbase CouchDB Graylog
 SaltStack Berkshelf chrony SQLCipher
 SAML WebAuthn TOTP Kerberos
+Solr Lucene Vespa Meilisearch Typesense FAISS Milvus Qdrant pgvector
+PyTorch TensorFlow scikit-learn XGBoost LightGBM MLflow Kubeflow ONNX Databricks Airbyte Avro
 """
 # Matched only as written: names that are English words too, or need their capitals.
 _AS_WRITTEN = """
@@ -55,6 +57,8 @@ _PHRASES = (
     "Pub/Sub", "Cloud CDN", "React Native", "Couchbase Lite",
     # sign-in: identity protocols and directories
     "Active Directory", "Azure AD", "Entra ID", "Azure Service Bus",
+    # search engines and vector stores, machine learning and the lakehouse's table formats
+    "Apache Solr", "Apache Iceberg", "Delta Lake", "Apache Hudi", "Apache Beam",
 )
 # "Go" is the language after these words or before these.
 _GO_RE = re.compile(

@@ -990,8 +990,3 @@ def test_a_coined_name_with_a_capital_inside_is_weighed_as_a_technology() -> Non
     assert not {"McCallum", "Rory McCallum", "DevOps"} & subjects.keys()  # a surname, a practice
 
 
-def test_two_capitals_in_a_short_word_are_no_coined_name() -> None:
-    from tasks.extract.genre_subjects import _coined_capitals
-
-    assert _coined_capitals("SchedMD") and _coined_capitals("CloudNativePG")
-    assert not any(_coined_capitals(word) for word in ("OfS", "PhD", "McCallum", "DevOps", "Grafana", "iOS"))

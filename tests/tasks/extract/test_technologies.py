@@ -69,3 +69,11 @@ def test_a_cloud_product_named_for_another_goes_on_through_for() -> None:
     assert found["azure database for postgresql"] == [(1, "Azure Database for PostgreSQL"),
                                                       (2, "Azure Database for PostgreSQL")]
     assert "azure database" not in found and found["postgresql"] == [(3, "PostgreSQL")]  # the wrapped line's
+
+
+def test_search_engines_machine_learning_and_table_formats_are_known() -> None:
+    found = _found("Listings move from solr to Vespa; the ranker is an xgboost model served next to a FAISS index.",
+                   "Tables are Apache Iceberg, events Avro.")
+    assert found == {"solr": ["solr"], "vespa": ["Vespa"], "xgboost": ["xgboost"], "faiss": ["FAISS"],
+                     "apache iceberg": ["Apache Iceberg"], "avro": ["Avro"]}
+    assert usual_spelling("lightgbm") == "LightGBM" and usual_spelling("delta lake") == "Delta Lake"
