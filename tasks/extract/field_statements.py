@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from tasks.extract.decision_parts import PLACEHOLDER_RE
 from tasks.extract.genre_text import clean_visible, part_fact
+from tasks.extract.genres import is_field_line
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.part_statements import statements, topic_label, unkept
 from tasks.extract.plain_conclusions import READ_BY_HEADING, heading_role
@@ -101,6 +103,7 @@ _SHOUTED_FIELD_RE = re.compile(r"^(?P<field>\d{1,2}\.?\s+[A-Z][A-Z0-9 &/,'()-]{2
 _BOLD_LINE_RE = re.compile(r"^\s*(\*\*|__)[^*_].*\1\s*:?\s*$")  # any line in bold ends an answer
 _PLAIN_FIELD_RE = re.compile(r"^\s*(?P<field>[A-Z0-9][^|*_`\[\]]{1,160}?(?:\?|:))\s*$")
 _MAX_FIELD_WORDS = 20
+_MIN_VALUE_WORDS = 6  # a header field's value is shorter ("Duration: 19 h 25 min"); a statement's is not
 _MAX_LABEL_WORDS = 5  # a plain lead-in names a field ("Root cause:"), not a sentence ("The RFC proposes:")
 # A run-in label that opens a paragraph or a list item ("**Outcome:** ...", "- *Scope.* ...").
 _RUN_IN_RE = re.compile(
@@ -119,6 +122,9 @@ _FAQ_RE = re.compile(r"^\s*Q(?:uestion)?\s*\d*\s*[:.]", re.I)
 _NO_LEAD_RE = re.compile(_META_FIELD_RE.pattern + r"|^(?:tbd|tba|todo|open(?:\s+questions?)?|questions?|q)$")
 _LEAD_RE = re.compile(r"^([A-Za-z][\w /'-]{0,30}):\s")
 _LOG_COLUMN_RE = re.compile(r"^(?:date|dated|when|id|#|no\.?|ref|decided\s+on)$")
+_UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$")
+_GUIDANCE_OPENERS = frozenset("*_>")
+_BREAK_OPENERS = frozenset("-*_=")
 _TABLE_RULE_RE = re.compile(r"^\s*\|?\s*:?-{2,}")
 
 Field = tuple[str, list[tuple[int, str]]]  # a field's words and its value's lines
@@ -160,6 +166,7 @@ def field_statements(structure: Structure, facts: list[ObservationFact], *, inci
     return [part_fact(labels[span], span, "detail") for span in spans if span in fresh][:MAX_FIELD_STATEMENTS]
 
 
+@lru_cache(maxsize=4096)  # pure; a template's fields repeat from page to page
 def field_part(words: str) -> str | None:
     """The part a field's words name ("What was the root cause?" -> "Cause"), or None."""
     key = _key(words)
@@ -195,40 +202,45 @@ def _incident_words(text: str) -> str | None:
 def _line_fields(structure: Structure) -> tuple[list[Field], set[int]]:
     """The fields told on lines: a field line over its answer, a run-in label over its paragraph
     or item; and the lines they hold."""
-    lines = [(n, "" if n in structure.heading_lines or _GUIDANCE_RE.match(line) else line)
-             for n, line in clean_visible(structure)]
     headings = structure.heading_lines
+    lines = [(n, "" if n in headings or line.lstrip()[:1] in _GUIDANCE_OPENERS and _GUIDANCE_RE.match(line)
+              else line) for n, line in clean_visible(structure)]
+    blank = [not line.strip() for _, line in lines] + [True]
     fields: list[Field] = []
     used: set[int] = set()
     index = 0
+
+    def underlined(at: int) -> bool:  # a plain-text heading's underline ("1. ROOT CAUSE" over "-----")
+        return at + 1 < len(lines) and _UNDERLINE_RE.match(lines[at + 1][1]) is not None
+
+    def field_at(at: int) -> str | None:  # the field a line of its own names
+        alone = (at == 0 or blank[at - 1]) and (blank[at + 1] or underlined(at)) and not blank[at]
+        return _field_line(lines[at][1]) if alone else None
+
     while index < len(lines):
         number, line = lines[index]
-        alone = (not lines[index - 1][1].strip() if index else True) and (
-            index + 1 == len(lines) or not lines[index + 1][1].strip())
-        words = _field_line(line) if alone else None
+        words = field_at(index)
         if words is not None:
             answer: list[tuple[int, str]] = []
-            index += 1
+            index += 2 if underlined(index) else 1
             while index < len(lines) and len(answer) < MAX_ANSWER_LINES:
                 later, text = lines[index]
-                if later in headings or _BREAK_RE.match(text) or _BOLD_LINE_RE.match(text) or (
-                        text.strip() and not lines[index - 1][1].strip() and _field_line(text) is not None
-                        and (index + 1 == len(lines) or not lines[index + 1][1].strip())):
+                if later in headings or not blank[index] and (_breaks(text) or field_at(index) is not None):
                     break
-                answer.append((later, text))
+                if not _short_field(text):
+                    answer.append((later, text))
                 index += 1
             fields.append((words, answer))
             used.add(number)
             used.update(n for n, _ in answer)
             continue
-        opens = _ITEM_RE.sub("", line, count=1).lstrip()[:1]
-        match = _RUN_IN_RE.match(line) if opens and opens in "*_" else None
+        match = _RUN_IN_RE.match(line) if ("*" in line or "_" in line) and not blank[index] else None
         if match is not None and line[match.end():].strip():
             value = [(number, line)]
             index += 1
             while index < len(lines):
                 later, text = lines[index]
-                if not text.strip() or later in headings or _ITEM_RE.match(text) or _RUN_IN_RE.match(text):
+                if blank[index] or later in headings or _ITEM_RE.match(text) or _RUN_IN_RE.match(text):
                     break
                 value.append((later, text))
                 index += 1
@@ -237,6 +249,17 @@ def _line_fields(structure: Structure) -> tuple[list[Field], set[int]]:
             continue
         index += 1
     return fields, used
+
+
+def _short_field(line: str) -> bool:
+    """Is a line a header field whose value is no statement ("Event start: 18-Aug-2026 01:30 UTC")?"""
+    stripped = line.strip()
+    return is_field_line(stripped) and len(stripped.split(":", 1)[-1].split()) < _MIN_VALUE_WORDS
+
+
+def _breaks(line: str) -> bool:
+    """Does a line end an answer: a thematic break, a line in bold (another field's)?"""
+    return line.lstrip()[:1] in _BREAK_OPENERS and bool(_BREAK_RE.match(line) or _BOLD_LINE_RE.match(line))
 
 
 def _field_line(line: str) -> str | None:

@@ -7,7 +7,8 @@ Fixtures written for these tests."""
 from __future__ import annotations
 
 from tasks.extract import Extraction, SourceRef, extract_facts
-from tasks.extract.field_statements import field_part
+from tasks.extract.field_statements import field_part, field_statements
+from tasks.extract.structure import scan
 
 INCIDENT_FORM = """# Incident report: build cache outage
 
@@ -212,3 +213,32 @@ LOG_TABLE = """# Payments decision log
 
 def test_a_logs_table_is_left_to_the_log_readers() -> None:
     assert not any(o.text.startswith("Risk: Nobody checks") for o in _extract(LOG_TABLE).observations)
+
+
+PLAIN_TEXT_REPORT = """ACME HOSTING - REASON FOR OUTAGE
+
+Reference:   RFO-12
+Status:      Closed
+
+1. SUMMARY
+----------
+Event start:  3 May 09:10 UTC
+Duration:     2 h 5 min
+
+Uploads to the EU region failed for two hours.
+
+2. ROOT CAUSE
+-------------
+- The certificate on the upload gateway had expired at midnight on 2 May.
+"""
+
+
+def test_a_plain_text_reports_underlined_numbered_headings_are_fields() -> None:
+    found = _lines(_extract(PLAIN_TEXT_REPORT, "docs/rfo-12.md"))
+    assert found["Cause: The certificate on the upload gateway had expired at midnight on 2 May."] == (
+        15, 15)
+    assert not any("Duration" in text or "Event start" in text for text in found)  # its header fields
+    structure = scan(PLAIN_TEXT_REPORT.split("\n"), 1)
+    said = {(f.text, f.line_start) for f in field_statements(structure, [], incident=True)}
+    assert said == {("Summary: Uploads to the EU region failed for two hours.", 11),
+                    ("Cause: The certificate on the upload gateway had expired at midnight on 2 May.", 15)}
