@@ -133,12 +133,18 @@ Field = tuple[str, list[tuple[int, str]]]  # a field's words and its value's lin
 def field_statements(structure: Structure, facts: list[ObservationFact], *, incident: bool = False,
                      headings: bool = False) -> list[ObservationFact]:
     """The statements of the document's field values that `facts` do not hold, each labelled by
-    its field's part or its own words (an incident's parts too, when `incident`); on a page of
-    no genre (`headings`), each section whose heading names a part is a field too."""
+    its field's part or its own words (an incident's parts too, when `incident`); each section
+    whose heading names a part is a field too: on a page of no genre (`headings`) any such, on a
+    genre's page one that names a telling part (no summary, story or design) and of which no
+    reader read a line ("## Cause" on a knowledge-base article)."""
     fields, used = _line_fields(structure)
     fields += _table_fields(structure)
     if headings:
         fields += _heading_fields(structure, used)
+    else:  # a genre's page: the sections of a telling part that no reader read a line of
+        read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+        fields += [(title, lines) for title, lines in _heading_fields(structure, used)
+                   if field_part(title) not in _OPEN_PARTS and not read.intersection(n for n, _ in lines)]
     own = _incident_words if incident else _own_words
     spans: list[LineSpan] = []
     labels: dict[LineSpan, str] = {}

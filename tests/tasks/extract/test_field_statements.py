@@ -242,3 +242,26 @@ def test_a_plain_text_reports_underlined_numbered_headings_are_fields() -> None:
     said = {(f.text, f.line_start) for f in field_statements(structure, [], incident=True)}
     assert said == {("Summary: Uploads to the EU region failed for two hours.", 11),
                     ("Cause: The certificate on the upload gateway had expired at midnight on 2 May.", 15)}
+
+
+KB_ARTICLE = """# How to rotate the upload gateway certificate
+
+## Symptoms
+
+Uploads fail with a TLS handshake error.
+
+## Resolution
+
+1. Renew the certificate with the internal CA.
+2. Reload the gateway so it serves the new one.
+
+## Cause
+
+The gateway certificate is issued for 90 days and nobody renews it by hand in time.
+"""
+
+
+def test_a_genre_pages_unread_section_of_a_telling_part_is_a_field() -> None:
+    found = _lines(_extract(KB_ARTICLE, "runbooks/rotate-gateway-cert.md"))
+    assert found["Cause: The gateway certificate is issued for 90 days and nobody renews it by hand in time."] == (
+        14, 14)
