@@ -229,9 +229,15 @@ def _line_fields(structure: Structure) -> tuple[list[Field], set[int]]:
         if words is not None:
             answer: list[tuple[int, str]] = []
             index += 2 if underlined(index) else 1
+            listed = False  # an answer given as a list ends with it ("**Decisions**" over its items)
             while index < len(lines) and len(answer) < MAX_ANSWER_LINES:
                 later, text = lines[index]
                 if later in headings or not blank[index] and (_breaks(text) or field_at(index) is not None):
+                    break
+                if not blank[index] and not any(line.strip() for _, line in answer):
+                    listed = _ITEM_RE.match(text) is not None
+                elif listed and blank[index - 1] and not blank[index] and not text[:1].isspace() \
+                        and not _ITEM_RE.match(text):
                     break
                 if not _short_field(text):
                     answer.append((later, text))
