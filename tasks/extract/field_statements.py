@@ -122,6 +122,9 @@ _FAQ_RE = re.compile(r"^\s*Q(?:uestion)?\s*\d*\s*[:.]", re.I)
 _NO_LEAD_RE = re.compile(_META_FIELD_RE.pattern + r"|^(?:tbd|tba|todo|open(?:\s+questions?)?|questions?|q)$")
 _LEAD_RE = re.compile(r"^([A-Za-z][\w /'-]{0,30}):\s")
 _LOG_COLUMN_RE = re.compile(r"^(?:date|dated|when|id|#|no\.?|ref|decided\s+on)$")
+# A committee's minute, numbered by the committee and the year, over its text ("CDC/26/23 GBIF
+# publication incident" then "Ines Okafor presented ..."; "BoT-24-07 Budget"): its title is a field.
+_MINUTE_RE = re.compile(r"^(?:[A-Z][A-Za-z]{0,7}[/.-])?\d{2,4}[/.-]\d{1,3}\s+(?P<field>[A-Z][^|]{2,100})$")
 _UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$")
 _GUIDANCE_OPENERS = frozenset("*_>")
 _BREAK_OPENERS = frozenset("-*_=")
@@ -137,7 +140,7 @@ def field_statements(structure: Structure, facts: list[ObservationFact], *, inci
     whose heading names a part is a field too: on a page of no genre (`headings`) any such, on a
     genre's page one that names a telling part (no summary, story or design) and of which no
     reader read a line ("## Cause" on a knowledge-base article)."""
-    fields, used = _line_fields(structure)
+    fields, used, heard = _line_fields(structure)
     fields += _table_fields(structure)
     if headings:
         fields += _heading_fields(structure, used)
@@ -160,6 +163,8 @@ def field_statements(structure: Structure, facts: list[ObservationFact], *, inci
                     or lead and _NO_LEAD_RE.search(lead[1].lower())):
                 continue
             label = _label(span[0], part, lead[1] if lead else "", own)
+            if label is None and span[1] in heard:
+                label = "Outcome"  # a minute's statement of no part: what the committee heard
             if label and kept < MAX_PER_FIELD:
                 labels[span] = label
                 spans.append(span)
@@ -205,22 +210,26 @@ def _incident_words(text: str) -> str | None:
     return incident_part(text) or _own_words(text)
 
 
-def _line_fields(structure: Structure) -> tuple[list[Field], set[int]]:
+def _line_fields(structure: Structure) -> tuple[list[Field], set[int], set[int]]:
     """The fields told on lines: a field line over its answer, a run-in label over its paragraph
-    or item; and the lines they hold."""
+    or item; the lines they hold, and the lines of a committee's minutes."""
     headings = structure.heading_lines
     lines = [(n, "" if n in headings or line.lstrip()[:1] in _GUIDANCE_OPENERS and _GUIDANCE_RE.match(line)
               else line) for n, line in clean_visible(structure)]
     blank = [not line.strip() for _, line in lines] + [True]
     fields: list[Field] = []
     used: set[int] = set()
+    heard: set[int] = set()
     index = 0
 
     def underlined(at: int) -> bool:  # a plain-text heading's underline ("1. ROOT CAUSE" over "-----")
         return at + 1 < len(lines) and _UNDERLINE_RE.match(lines[at + 1][1]) is not None
 
     def field_at(at: int) -> str | None:  # the field a line of its own names
-        alone = (at == 0 or blank[at - 1]) and (blank[at + 1] or underlined(at)) and not blank[at]
+        opens = at == 0 or blank[at - 1]
+        if opens and not blank[at] and (minuted := _MINUTE_RE.match(lines[at][1])) is not None:
+            return minuted["field"]  # a minute's number and title, its text on the next lines
+        alone = opens and (blank[at + 1] or underlined(at)) and not blank[at]
         return _field_line(lines[at][1]) if alone else None
 
     while index < len(lines):
@@ -243,24 +252,32 @@ def _line_fields(structure: Structure) -> tuple[list[Field], set[int]]:
                     answer.append((later, text))
                 index += 1
             fields.append((words, answer))
+            if _MINUTE_RE.match(line):
+                heard.update(n for n, _ in answer)
             used.add(number)
             used.update(n for n, _ in answer)
             continue
         match = _RUN_IN_RE.match(line) if ("*" in line or "_" in line) and not blank[index] else None
         if match is not None and line[match.end():].strip():
-            value = [(number, line)]
-            index += 1
-            while index < len(lines):
-                later, text = lines[index]
-                if blank[index] or later in headings or _ITEM_RE.match(text) or _RUN_IN_RE.match(text):
-                    break
-                value.append((later, text))
-                index += 1
+            value = _run_in_value(lines, blank, headings, index)
             fields.append((match["field"], value))
             used.update(n for n, _ in value)
+            index += len(value)
             continue
         index += 1
-    return fields, used
+    return fields, used, heard
+
+
+def _run_in_value(lines: list[tuple[int, str]], blank: list[bool], headings: set[int], index: int
+                  ) -> list[tuple[int, str]]:
+    """A run-in label's value: its line and those that go on with it (not a blank line, a
+    heading, another item or another run-in label)."""
+    value = [lines[index]]
+    for later, text in lines[index + 1:]:
+        if blank[index + len(value)] or later in headings or _ITEM_RE.match(text) or _RUN_IN_RE.match(text):
+            break
+        value.append((later, text))
+    return value
 
 
 def _short_field(line: str) -> bool:

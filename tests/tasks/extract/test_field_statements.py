@@ -265,3 +265,24 @@ def test_a_genre_pages_unread_section_of_a_telling_part_is_a_field() -> None:
     found = _lines(_extract(KB_ARTICLE, "runbooks/rotate-gateway-cert.md"))
     assert found["Cause: The gateway certificate is issued for 90 days and nobody renews it by hand in time."] == (
         14, 14)
+
+
+COMMITTEE = """RIVERSIDE LIBRARIES - DIGITAL SERVICES COMMITTEE
+
+Minutes of the meeting held on 4 March 2026
+
+Present: A. Khan (Chair), B. Osei, C. Lind
+
+DSC/26/04 Catalogue search outage
+The catalogue search was down for six hours on a Saturday. The index server ran out of disk.
+RESOLVED: that the index server gets disk alerts before the summer.
+
+DSC/26/05 Any other business
+None.
+"""
+
+
+def test_a_committees_numbered_minutes_are_fields_told_as_what_it_heard() -> None:
+    found = _lines(_extract(COMMITTEE, "minutes/dsc-2026-03-04.md"))
+    assert found["Outcome: The catalogue search was down for six hours on a Saturday."] == (8, 8)
+    assert not any("Any other business" in text for text in found)  # the minute's title
