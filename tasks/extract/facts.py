@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tasks.extract.field_statements import field_statements
 from tasks.extract.front_matter import split_frontmatter
 from tasks.extract.genre_conclusions import section_action_items
 from tasks.extract.genre_facts import (
@@ -14,6 +15,7 @@ from tasks.extract.genre_facts import (
 from tasks.extract.genre_links import log_entry_keys
 from tasks.extract.genre_parts import record_risks
 from tasks.extract.genre_subjects import DECISION_RECORD, add_genre_subjects, notes_named_by_day
+from tasks.extract.genres import POSTMORTEM
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.part_statements import add_part_statements
@@ -55,6 +57,9 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     else:
         add_document_links(result, structure, fields)
         add_plain_conclusions(result, structure, whole=True)
+    if not result.is_decision_record:  # what a form's answers and a page's fields state
+        result.observations += field_statements(structure, result.observations, incident=genre == POSTMORTEM,
+                                                headings=genre is None)
     if not result.is_decision_record:
         result.entry_keys = log_entry_keys(structure)  # a log's numbering: how others cite its entries
     result.observations = rejections_told(result.observations)  # a reason that turns an option down

@@ -102,6 +102,8 @@ _ROLES = tuple((role, re.compile(pattern, re.I)) for role, pattern in _ROLE_STEM
 # The roles whose every statement is kept as their kind, up to MAX_BY_HEADING per section.
 _ROLE_LABELS = {"action": "Action item", "decision": "Decision", "constraint": "Constraint",
                 "mitigation": "Mitigation", "rationale": "Rationale", "design": "Design"}
+# The roles whose sections are read here with their caps (field_statements leaves them to this reader).
+READ_BY_HEADING = frozenset({*_ROLE_LABELS, "risk"})
 
 _NUMBERED_RE = re.compile(r"^\W{0,3}\d{1,2}[.)]\s")
 # The roles a genre document's unclaimed section is read for.
@@ -431,6 +433,11 @@ def _defined_summary(structure: Structure) -> ObservationFact | None:
 @lru_cache(maxsize=4096)  # pure; headings repeat from page to page ("Summary", "Next steps")
 def _role(heading: str) -> str | None:
     return next((role for role, pattern in _ROLES if pattern.search(heading)), None)
+
+
+def heading_role(heading: str) -> str | None:
+    """What a heading says its section holds, by word stems ("risk", "skip", ...), or None."""
+    return _role(heading)
 
 
 def _sections(
