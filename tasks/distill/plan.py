@@ -25,8 +25,9 @@ from tasks.extract import Extraction, MentionMatcher, SourceRef, extract_facts
 from tasks.markdown.html import HTML_SUFFIXES, html_to_markdown
 from tasks.markdown.outline import without_bom
 from tasks.store.graph_store import load_manifest, load_tombstones
+from tasks.store.held_models import Row
 from tasks.store.layout import MemoryLayout
-from tasks.store.manifest_rows import Row, row_asset, trusted_rows
+from tasks.store.manifest_rows import row_asset, trusted_rows
 from tasks.store.versions import current_of_reverted, replaced_asset_ids, version_pages
 
 

@@ -14,46 +14,30 @@ person edited, copied in or broke is read through the validated model as before
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 from schemas.distill_state import DistilledSource, DistillState
 from tasks.store.graph_store import load_distill_state, save_distill_state, save_distill_state_data
+from tasks.store.held_models import HeldModels, Row
 from tasks.store.written import as_written
 
-Row = dict[str, Any]
 STAMP = "stateGeneratedAtUtc"
 
 
-class SourceStates(Mapping[str, DistilledSource]):
+class SourceStates(HeldModels[DistilledSource]):
     """Distilled sources by asset id, held as rows (a file membank wrote) or models, made
     models on first read. A writer plans over all of them and reads a few."""
 
-    def __init__(self, held: dict[str, Row | DistilledSource] | None = None) -> None:
-        self._held: dict[str, Row | DistilledSource] = held if held is not None else {}
+    @staticmethod
+    def made(row: Row) -> DistilledSource:
+        return DistilledSource.model_validate(row)
 
     @classmethod
     def of(cls, sources: Iterable[DistilledSource]) -> SourceStates:
         return cls({source.assetId: source for source in sources})
-
-    def __getitem__(self, key: str) -> DistilledSource:
-        held = self._held[key]
-        if isinstance(held, DistilledSource):
-            return held
-        source = self._held[key] = DistilledSource.model_validate(held)
-        return source
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._held)
-
-    def __len__(self) -> int:
-        return len(self._held)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._held
 
     def put(self, source: DistilledSource) -> None:
         self._held[source.assetId] = source

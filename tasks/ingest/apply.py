@@ -29,10 +29,11 @@ from tasks.store.catalog import CatalogEntry, update_hub, update_index
 from tasks.store.errors import InputError, LockTimeoutError, MembankError
 from tasks.store.folder_slugs import FolderSlugs
 from tasks.store.graph_store import empty_manifest, load_manifest
+from tasks.store.held_models import Row
 from tasks.store.journal import pending_batch
 from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
 from tasks.store.logbook import log_operation
-from tasks.store.manifest_rows import AssetIndex, Row, WriterManifest, read_rows
+from tasks.store.manifest_rows import AssetIndex, WriterManifest, read_rows
 from tasks.store.names import in_shards
 from tasks.store.operation import Operation, reading_operation
 from tasks.store.page_writes import write_page

@@ -15,7 +15,7 @@ out on models (tasks/store/versions.py), and that path stays as it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,9 @@ import orjson
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from tasks.store.filememo import file_identity
 from tasks.store.graph_store import handed_over, load_manifest, save_manifest, save_manifest_data
+from tasks.store.held_models import HeldModels, Row
 from tasks.store.written import as_written
 
-Row = dict[str, Any]
 # A manifest's top-level reverts key as membank's two-space layout writes it (a JSON string
 # holds no raw newline, so only the top level has it at this indent)
 _REVERTS = b'\n  "reverts": '
@@ -80,12 +80,13 @@ def row_asset(row: Row | RawAsset) -> RawAsset:
     return row if isinstance(row, RawAsset) else RawAsset.model_validate(row)
 
 
-class AssetIndex(MutableMapping[str, RawAsset]):
+class AssetIndex(HeldModels[RawAsset], MutableMapping[str, RawAsset]):
     """Assets by a key (asset id, original path), held as rows and made models on first read:
     a writer builds the index over every asset and reads a few."""
 
-    def __init__(self) -> None:
-        self._held: dict[str, Row | RawAsset] = {}
+    @staticmethod
+    def made(row: Row) -> RawAsset:
+        return RawAsset.model_validate(row)
 
     def put_row(self, key: str, row: Row, *, first: bool = False) -> None:
         """Hold `row` under `key` (with `first`, only when the key holds nothing yet)."""
@@ -94,27 +95,11 @@ class AssetIndex(MutableMapping[str, RawAsset]):
         else:
             self._held[key] = row
 
-    def __getitem__(self, key: str) -> RawAsset:
-        held = self._held[key]
-        if isinstance(held, RawAsset):
-            return held
-        asset = self._held[key] = RawAsset.model_validate(held)
-        return asset
-
     def __setitem__(self, key: str, asset: RawAsset) -> None:
         self._held[key] = asset
 
     def __delitem__(self, key: str) -> None:
         del self._held[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._held)
-
-    def __len__(self) -> int:
-        return len(self._held)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._held
 
 
 class WriterManifest:
