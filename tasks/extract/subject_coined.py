@@ -25,10 +25,11 @@ def coined_capitals(name: str) -> bool:
 def opens_as_name(word: str, prose: str, end: int, raw: str) -> bool:
     """Is `word`, which opens a sentence of `prose` and ends at `end`, a coined name the sentence
     is about: followed by its verb or a possessive ("RotaWing published ...", "RotaWing's
-    checker ..."), not by a grammar's or a table's sign ("HandleStmt  = ...") nor written as a
-    link's text (`raw`: the line as written; "[VerticalScaling](...md)" names another page)?"""
+    checker ..."), not by a grammar's or a table's sign ("HandleStmt  = ...") nor opening a
+    link's text (`raw`: the line as written; "[VerticalScaling](...md)" and "[PlayStation
+    sign-in outage](...md)" name another page, and its title's words are no sentence)?"""
     return (coined_capitals(word) and _THEN_RE.match(prose, end) is not None
-            and f"[{word}]" not in raw)
+            and f"[{word}" not in raw)
 
 
 # What follows a name a sentence opens with: a possessive, or a lower-case word (its verb).

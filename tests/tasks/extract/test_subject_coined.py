@@ -27,7 +27,8 @@ def test_a_coined_word_opening_a_grammar_rule_or_a_link_is_no_hit() -> None:
     hits.add_phrases(7, "RetryStmt  = \"retry\" Block .", "RetryStmt  = \"retry\" Block .")  # a grammar's rule
     hits.add_phrases(8, "[DiskScaling](disk-scaling.md) page", "DiskScaling page")  # another page's title
     hits.add_phrases(9, "PagerFox", "PagerFox")  # a word alone: no sentence about it
-    assert not {"RetryStmt", "DiskScaling", "PagerFox"} & hits.phrases.keys()
+    hits.add_phrases(10, "[TillPoint sign-in outage](outage.md).", "TillPoint sign-in outage.")  # a title's words
+    assert not {"RetryStmt", "DiskScaling", "PagerFox", "TillPoint"} & hits.phrases.keys()
 
 
 # A postmortem whose system is named only where sentences and list items open.
