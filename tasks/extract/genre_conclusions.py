@@ -964,7 +964,7 @@ def _with_summary(structure: Structure, facts: list[ObservationFact]) -> list[Ob
     """`facts`, led by a Summary from the opening paragraph when no Summary section gave one."""
     if not any(f.text.startswith("Summary: ") for f in facts):
         found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
-        if found:
+        if found and not found[0].rstrip().endswith("?"):  # a form's first question says nothing
             facts.insert(0, _fact("Summary", found, "conclusion"))
     return facts
 
