@@ -27,6 +27,7 @@ from tasks.extract.sentence_parts import rejections_told
 from tasks.extract.statement_labels import rejected_decisions
 from tasks.extract.structure import scan
 from tasks.extract.subject import add_front_matter_entities, add_subject
+from tasks.extract.subject_ids import add_own_ids
 
 
 def extract_facts(text: str, source: SourceRef) -> Extraction:
@@ -44,6 +45,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         subject = genre_subject(result, genre, structure, fields)
     if subject is None:
         return result
+    add_own_ids(result, text, fields)  # "kcs-000137-withdraw-....md", "SR-DEC-07 — ...": its key
     add_front_matter_entities(result, meta, subject)
     if result.is_decision_record:
         add_record_facts(result, record, structure, meta)
