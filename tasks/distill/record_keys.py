@@ -117,13 +117,30 @@ _DECISION_FOLDER_RE = re.compile(
     r"(?:^|/)(?:adrs?|decisions?|(?:architecture[-_ ])?decision[-_ ]?(?:records?|logs?|register))$", re.I)
 
 
+# The folders teams keep incident write-ups and proposals in, as templates and handbooks name
+# them (Google SRE's and GitLab's `postmortems`, `incidents`, `incident-reports`, `rca`; Rust's
+# `rfcs`, Kubernetes' `keps`, `proposals`, `design`, `design-docs`).
+_INCIDENT_FOLDER_RE = re.compile(
+    r"(?:^|/)(?:post[-_ ]?mortems?|incidents?(?:[-_ ](?:reports?|reviews?))?|post[-_ ]incident[-_ ]reviews?"
+    r"|rcas?|outages?)$", re.I)
+_PROPOSAL_FOLDER_RE = re.compile(
+    r"(?:^|/)(?:rfcs?|proposals?|designs?|design[-_ ]?docs?|design[-_ ]documents?|enhancements?|keps?)$", re.I)
+
+
 def filed_kind(kind: str, log: str) -> str:
     """What a cited proposal or page of no record type records, by where the team filed it: one
     kept in the decision records' folder (a PEP-style or Change proposal, a GitHub discussion or a
-    message-board thread filed there once decided) records a decision; elsewhere, and any other
-    kind, as read."""
-    filed = kind in ("proposal", SUBJECT_DOCUMENT_TYPE) and _DECISION_FOLDER_RE.search(log)
-    return DECISION_TYPE if filed else kind
+    message-board thread filed there once decided) records a decision; a page of no record type
+    (a form, an A3 sheet, an analysis no genre reader took) kept among the incident write-ups
+    records an incident, and one kept among the proposals or design docs a proposal; elsewhere,
+    and any other kind, as read."""
+    if kind in ("proposal", SUBJECT_DOCUMENT_TYPE) and _DECISION_FOLDER_RE.search(log):
+        return DECISION_TYPE
+    if kind == SUBJECT_DOCUMENT_TYPE and _INCIDENT_FOLDER_RE.search(log):
+        return "incident"
+    if kind == SUBJECT_DOCUMENT_TYPE and _PROPOSAL_FOLDER_RE.search(log):
+        return "proposal"
+    return kind
 
 
 # A title that opens with the kind of record it is, in at most three words before a colon or a

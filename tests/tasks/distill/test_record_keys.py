@@ -286,3 +286,23 @@ def test_a_link_to_a_proposal_in_the_decisions_folder_cites_a_decision(tmp_path:
     found = {(kind, target) for _, kind, target in relations(root)}
     assert (REFERENCES_DECISION, "RFD 31: Privilege review prioritisation") in found, found
     assert (REFERENCES_PROPOSAL, "RFD 32: Triage prioritisation") in found, found
+
+
+def test_a_page_of_no_type_is_cited_as_what_the_folder_it_was_filed_in_keeps() -> None:
+    """A page no genre reader took (a form's answers, an A3 sheet, an analysis in a house style)
+    filed among the team's incident write-ups is cited as an incident, one filed among the
+    proposals or design docs as a proposal; elsewhere it stays related, and a page whose own
+    type was read keeps it wherever it is filed."""
+    sheet = entry("Cold room alarm log — entry 12", "document")
+    cited = link("the write-up", "cold-room-entry-12")
+    for folder in ("postmortems", "docs/post-mortems", "incidents", "ops/incident-reports", "rca"):
+        assert relation_for_key(cited, PAGE, sheet, set(), folder) == REFERENCES_INCIDENT, folder
+    for folder in ("rfcs", "docs/design", "proposals", "design-docs", "keps"):
+        assert relation_for_key(cited, PAGE, sheet, set(), folder) == REFERENCES_PROPOSAL, folder
+    for folder in ("notes", "runbooks", "", "incident-tooling", "docs/designer"):
+        assert relation_for_key(cited, PAGE, sheet, set(), folder) == RELATES_TO, folder
+    assert relation_for_key(cited, PAGE, RUNBOOK, set(), "postmortems") == RELATES_TO
+    # a stated link keeps its own type; an id of another record in the text stays related
+    assert relation_for_key(link("the write-up", "cold-room-entry-12", SUPERSEDES), PAGE, sheet, set(),
+                            "postmortems") == SUPERSEDES
+    assert relation_for_key(link("INC-15", "cold-room-entry-12"), PAGE, sheet, set(), "postmortems") == RELATES_TO
