@@ -84,8 +84,10 @@ def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEn
     filed in (filed_kind)."""
     if link.relation_type != RELATES_TO:
         return link.relation_type
+    # (a key in the text of a link to a page that states no key of its own, "[SR-RFC-031](ltr-v3.md)",
+    # is that page's key as the citing team knows it, no other record's)
     to_file = (link.stem is not None or link.folder in (BY_TITLE, BY_WORDS)) and not link.mention and (
-        document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None)
+        document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None or not target_ids)
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
     kind = filed_kind(_record_kind(target, link.text if to_file else ""), target_log)
