@@ -30,6 +30,7 @@ from tasks.extract.genres import (
     is_log_item,
     log_item_ids,
 )
+from tasks.extract.link_headings import heading_mentions
 from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
@@ -265,6 +266,8 @@ def prose_links(
             found = [link if link.incoming or link.relation_type != SUPERSEDES
                      else replace(link, relation_type=RELATES_TO) for link in found]
         links += found
+    if not typed_only:  # "### Lag alert (INC0048213 follow-up)": a key a heading cites
+        links += heading_mentions(structure, folder)
     return links
 
 
