@@ -126,7 +126,8 @@ _INCIDENT_FOLDER_RE = re.compile(
     r"(?:^|/)(?:post[-_ ]?mortems?|incidents?(?:[-_ ](?:reports?|reviews?))?|post[-_ ]incident[-_ ]reviews?"
     r"|rcas?|outages?)$", re.I)
 _PROPOSAL_FOLDER_RE = re.compile(
-    r"(?:^|/)(?:rfcs?|proposals?|designs?|design[-_ ]?docs?|design[-_ ]documents?|enhancements?|keps?)$", re.I)
+    r"(?:^|/)(?:rfcs?|proposals?|designs?|design[-_ ]?docs?|design[-_ ]documents?|enhancements?|keps?)$",
+    re.I)
 
 
 def filed_kind(kind: str, log: str) -> str:

@@ -266,9 +266,8 @@ def prose_links(
             found = [link if link.incoming or link.relation_type != SUPERSEDES
                      else replace(link, relation_type=RELATES_TO) for link in found]
         links += found
-    if not typed_only:  # "### Lag alert (INC0048213 follow-up)": a key a heading cites
-        links += heading_mentions(structure, folder)
-    return links
+    # "### Lag alert (INC0048213 follow-up)": a key a heading cites
+    return links if typed_only else links + heading_mentions(structure, folder)
 
 
 # A notice near a page's top that the page is out of use: a label that opens its paragraph
