@@ -84,8 +84,10 @@ def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEn
     filed in (filed_kind)."""
     if link.relation_type != RELATES_TO:
         return link.relation_type
+    # (a key in the text of a link to a page that states no key of its own, "[SR-RFC-031](ltr-v3.md)",
+    # is that page's key as the citing team knows it, no other record's)
     to_file = (link.stem is not None or link.folder in (BY_TITLE, BY_WORDS)) and not link.mention and (
-        document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None)
+        document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None or not target_ids)
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
     kind = filed_kind(_record_kind(target, link.text if to_file else ""), target_log)
@@ -117,13 +119,31 @@ _DECISION_FOLDER_RE = re.compile(
     r"(?:^|/)(?:adrs?|decisions?|(?:architecture[-_ ])?decision[-_ ]?(?:records?|logs?|register))$", re.I)
 
 
+# The folders teams keep incident write-ups and proposals in, as templates and handbooks name
+# them (Google SRE's and GitLab's `postmortems`, `incidents`, `incident-reports`, `rca`; Rust's
+# `rfcs`, Kubernetes' `keps`, `proposals`, `design`, `design-docs`).
+_INCIDENT_FOLDER_RE = re.compile(
+    r"(?:^|/)(?:post[-_ ]?mortems?|incidents?(?:[-_ ](?:reports?|reviews?))?|post[-_ ]incident[-_ ]reviews?"
+    r"|rcas?|outages?)$", re.I)
+_PROPOSAL_FOLDER_RE = re.compile(
+    r"(?:^|/)(?:rfcs?|proposals?|designs?|design[-_ ]?docs?|design[-_ ]documents?|enhancements?|keps?)$",
+    re.I)
+
+
 def filed_kind(kind: str, log: str) -> str:
     """What a cited proposal or page of no record type records, by where the team filed it: one
     kept in the decision records' folder (a PEP-style or Change proposal, a GitHub discussion or a
-    message-board thread filed there once decided) records a decision; elsewhere, and any other
-    kind, as read."""
-    filed = kind in ("proposal", SUBJECT_DOCUMENT_TYPE) and _DECISION_FOLDER_RE.search(log)
-    return DECISION_TYPE if filed else kind
+    message-board thread filed there once decided) records a decision; a page of no record type
+    (a form, an A3 sheet, an analysis no genre reader took) kept among the incident write-ups
+    records an incident, and one kept among the proposals or design docs a proposal; elsewhere,
+    and any other kind, as read."""
+    if kind in ("proposal", SUBJECT_DOCUMENT_TYPE) and _DECISION_FOLDER_RE.search(log):
+        return DECISION_TYPE
+    if kind == SUBJECT_DOCUMENT_TYPE and _INCIDENT_FOLDER_RE.search(log):
+        return "incident"
+    if kind == SUBJECT_DOCUMENT_TYPE and _PROPOSAL_FOLDER_RE.search(log):
+        return "proposal"
+    return kind
 
 
 # A title that opens with the kind of record it is, in at most three words before a colon or a

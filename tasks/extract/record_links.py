@@ -114,16 +114,20 @@ _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 # The number may follow a "#" or a word that says it is one ("INC #42", "LLIS entry 0007", "RFC
 # no. 7"), and run long with its zeros, as ServiceNow numbers its records ("INC0048812").
 _NUMBER_AFTER = r"(?:[-_ ]?#[ ]?|[ ](?i:no\.|number|entry)[ ]|[-_ ]?)0*"
-_DOCUMENT_ID_RE = re.compile(r"^(?P<prefix>[A-Za-z]{2,8})" + _NUMBER_AFTER + r"(?P<number>\d{1,6})(?![\w])")
+# A team's or project's key before the series ("SR-DEC-07", "SRCH-INC-0419", as trackers prefix
+# their project's key): the series is both words, written in capitals.
+_TEAM_SERIES = r"[A-Z]{2,8}-[A-Z]{2,8}"
+_DOCUMENT_ID_RE = re.compile(
+    r"^(?P<prefix>[A-Za-z]{2,8}|" + _TEAM_SERIES + ")" + _NUMBER_AFTER + r"(?P<number>\d{1,6})(?![\w])")
 
 
 # A document's id written in a sentence ("see ADR-0015", "as decided in ADR 12", "follows
 # INC-2291"): an upper-case series of 2-8 letters and a number, as a whole word. Not the tail of a
 # path, a URL or a longer name ("/ADR-3", "us-EAST-1"), nor a version, a date or an id of more
-# parts ("TLS 1.3", "CVE-2021-44228").
+# parts ("TLS 1.3", "CVE-2021-44228"). A team's key may open the series ("per SR-DEC-07").
 ID_MENTION_RE = re.compile(
-    r"(?<![\w/.#@=&?-])(?P<prefix>[A-Z]{2,8})" + _NUMBER_AFTER.replace("_", "") + r"(?P<number>\d{1,6})"
-    r"(?![\w]|[.,:/-]\d)"
+    r"(?<![\w/.#@=&?-])(?P<prefix>(?:[A-Z]{2,8}-)?[A-Z]{2,8})" + _NUMBER_AFTER.replace("_", "")
+    + r"(?P<number>\d{1,6})(?![\w]|[.,:/-]\d)"
 )
 
 # A key of more parts written in a sentence ("(from COE-2024-02)", "INC-2025-0731"), as incident

@@ -286,3 +286,53 @@ def test_a_link_to_a_proposal_in_the_decisions_folder_cites_a_decision(tmp_path:
     found = {(kind, target) for _, kind, target in relations(root)}
     assert (REFERENCES_DECISION, "RFD 31: Privilege review prioritisation") in found, found
     assert (REFERENCES_PROPOSAL, "RFD 32: Triage prioritisation") in found, found
+
+
+def test_a_page_of_no_type_is_cited_as_what_the_folder_it_was_filed_in_keeps() -> None:
+    """A page no genre reader took (a form's answers, an A3 sheet, an analysis in a house style)
+    filed among the team's incident write-ups is cited as an incident, one filed among the
+    proposals or design docs as a proposal; elsewhere it stays related, and a page whose own
+    type was read keeps it wherever it is filed."""
+    sheet = entry("Cold room alarm log — entry 12", "document")
+    cited = link("the write-up", "cold-room-entry-12")
+    for folder in ("postmortems", "docs/post-mortems", "incidents", "ops/incident-reports", "rca"):
+        assert relation_for_key(cited, PAGE, sheet, set(), folder) == REFERENCES_INCIDENT, folder
+    for folder in ("rfcs", "docs/design", "proposals", "design-docs", "keps"):
+        assert relation_for_key(cited, PAGE, sheet, set(), folder) == REFERENCES_PROPOSAL, folder
+    for folder in ("notes", "runbooks", "", "incident-tooling", "docs/designer"):
+        assert relation_for_key(cited, PAGE, sheet, set(), folder) == RELATES_TO, folder
+    assert relation_for_key(cited, PAGE, RUNBOOK, set(), "postmortems") == RELATES_TO
+    # a stated link keeps its own type; an id of another record in the text stays related
+    assert relation_for_key(link("the write-up", "cold-room-entry-12", SUPERSEDES), PAGE, sheet, set(),
+                            "postmortems") == SUPERSEDES
+    assert relation_for_key(link("INC-15", "cold-room-entry-12"), PAGE, sheet, {("cr", 12)},
+                            "postmortems") == RELATES_TO
+
+
+def test_a_key_in_a_links_text_is_the_key_of_a_page_that_states_none() -> None:
+    """"[SR-RFC-031](../design/ltr-v3.md)": the linked page states no key of its own, so the key is
+    the one the citing team knows it by, and the link cites it; a page that states another key
+    ("INC-14" linked as "INC-15") is not named by it."""
+    design = entry("Ranking model v3", "proposal")
+    assert relation_for_key(link("SR-RFC-031", "ltr-v3"), PAGE, design, set()) == REFERENCES_PROPOSAL
+    assert relation_for_key(link("OPS-INC-7", "cold-room"), PAGE, entry("Cold room alarm", "document"), set(),
+                            "incidents") == REFERENCES_INCIDENT
+    assert relation_for_key(link("INC-15", "inc-14-catalog"), PAGE, INCIDENT, {("inc", 14)}) == RELATES_TO
+
+
+def test_a_decision_cited_by_a_key_with_a_teams_prefix_is_referenced(tmp_path: Path) -> None:
+    """"per SR-DEC-07" in a sentence cites the one record whose title opens with that key; a key of
+    the same team naming no document ("SR-DEC-09") links nothing."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/decisions/index-engine.md",
+                 "# SR-DEC-07 — Product index engine\n\n**Status:** Accepted\n\n## Context\n\n"
+                 "We need one index engine.\n\n## Decision\n\nWe will use Vespa for the product index.\n\n"
+                 "## Consequences\n\nA new cluster to run.\n")
+    store_source(root, "docs/architecture/ranker.md",
+                 "# Ranker overview\n\n## Components\n\nThe ranker scores 1,000 candidates per query in "
+                 "a rank profile, per SR-DEC-07, and SR-DEC-09 is still open.\n")
+    distill(root)
+    found = relations(root)
+    assert ("Ranker overview", REFERENCES_DECISION, "SR-DEC-07 — Product index engine") in found, found
+    assert not any("SR-DEC-09" in target for _, _, target in found), found

@@ -319,6 +319,20 @@ def test_a_key_written_with_a_hash_a_word_or_a_tracker_s_zeros_is_a_mention() ->
                                ("RFC no. 7", 7, "relates_to"), ("LLIS entry 0007", 7, "relates_to")}
 
 
+def test_a_key_with_a_teams_prefix_is_a_mention_and_a_title_s_id() -> None:
+    """Trackers prefix a team's or project's key to the series ("SR-DEC-07", "SRCH-INC-0419"): the
+    whole key names the record, as "DEC-07" would; a lower-case region ("us-east-1"), a key's
+    tail ("us-EAST-1") or a CVE names none."""
+    from tasks.extract.record_links import document_id
+
+    text = ("# Ranking service\n\nOwner: Search\n\n## Design\n\nThe first phase runs per SR-DEC-07; "
+            "see also OPS-INC 12. Deployed in us-east-1 and us-EAST-1 after CVE-2021-44228.\n")
+    assert _mentions(text) == {("SR-DEC-07", 7, "relates_to"), ("OPS-INC 12", 12, "relates_to")}
+    assert document_id("SR-DEC-07 — Product index engine") == ("sr-dec", 7)
+    assert document_id("SRCH-INC-0419: zero results") == ("srch-inc", 419)
+    assert document_id("Follow-up 2: cleanup") is None and document_id("sr-dec-07-engine") is None
+
+
 def _typed_links(text: str, path: str) -> set[tuple[str, bool, str | None]]:
     from tasks.extract import SourceRef, extract_facts
 
