@@ -25,13 +25,16 @@ MAX_TASKS = 20
 # An open task: `- [ ] text` (the box empty).
 _OPEN_TASK_RE = re.compile(r"^\s*[-*+]\s+\[ \]\s+(?P<text>\S.*)$")
 # A day the task is due, written after it or inside it ("- today", "by 30 Nov", "due 2026-03-01",
-# "by Friday", "before the release", "(due: end of sprint)").
+# "by Friday", "before 1 May", "(due: end of sprint)").
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}"
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+_DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}\b"
+        r"|\d{1,2}/\d{1,2}"
         rf"|{_WEEKDAY}|today|tomorrow|tonight|eod|eow|next\s+(?:week|sprint|release)"
         r"|end\s+of\s+(?:the\s+)?(?:day|week|month|sprint|quarter)|q[1-4](?:\s+\d{4})?)")
-_DUE_RE = re.compile(rf"\b(?:by|due(?:\s+by|\s+on)?:?|before|until)\s+{_DAY}|\s[-–—]\s+{_DAY}\s*\)?\s*$", re.I)
+_DUE_RE = re.compile(rf"\b(?:by|due(?:\s+by|\s+on)?:?|before)\s+{_DAY}|\s[-–—]\s+{_DAY}\s*\)?\s*$",
+                     re.I)
 
 
 def task_items(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:

@@ -42,3 +42,9 @@ def test_a_ticked_task_and_a_review_check_box_are_no_action_items() -> None:
     assert not any("Move the export script" in text for text in texts)
     assert not any("e2e tests" in text or "reviewed by security" in text or "Documentation updated" in text
                    for text in texts)
+
+
+def test_a_word_that_opens_like_a_month_is_no_due_day() -> None:
+    text = "# Launch checklist\n\n- [ ] Reviewed by marketing 2 times before launch\n- [ ] Due by 3 March\n"
+    texts = [text for text, _, _ in _said(text)]
+    assert not any("marketing" in said for said in texts)
