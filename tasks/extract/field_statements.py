@@ -333,7 +333,8 @@ def _table_fields(structure: Structure) -> list[Field]:
             header = [] if any(_LOG_COLUMN_RE.match(section_key(cell)) for cell in cells) else cells
         if not header:
             continue
-        named = header is cells and field_part(cells[1])  # a header naming two parts names columns
+        # a header that names two parts names columns ("| Hazard | Constraint |"), not a field
+        named = header is cells and len(cells) == 2 and field_part(cells[1])
         if rows and len(cells) == 2 and field_part(cells[0]) and not named:
             fields.append((cells[0], [(number, cells[1])]))
         elif not rows and header is not cells:

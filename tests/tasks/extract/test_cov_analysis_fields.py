@@ -66,3 +66,8 @@ def test_an_a3_current_condition_is_the_impact_not_a_constraint() -> None:
     texts = [text for text, _, _ in _said(A3)]
     assert "Impact: Forty students were paid their bursary twice in the March run." in texts
     assert not any(text.startswith("Constraint: Forty students") for text in texts)
+
+
+def test_a_table_of_one_column_is_read_without_a_fault() -> None:
+    text = "# Hazard log\n\n| Hazard |\n|---|\n| a scanner accepts an unsigned revocation list |\n"
+    assert isinstance(_said(text), list)
