@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tasks.extract.cov_tasks import task_items
 from tasks.extract.field_statements import field_statements
 from tasks.extract.front_matter import split_frontmatter
 from tasks.extract.genre_conclusions import section_action_items
@@ -62,6 +63,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     if not result.is_decision_record:  # what a form's answers and a page's fields state
         result.observations += field_statements(structure, result.observations, incident=genre == POSTMORTEM,
                                                 headings=genre is None)
+    result.observations += task_items(structure, result.observations)  # a task list's owned open items
     if not result.is_decision_record:
         result.entry_keys = log_entry_keys(structure)  # a log's numbering: how others cite its entries
     result.observations = rejections_told(result.observations)  # a reason that turns an option down

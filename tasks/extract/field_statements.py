@@ -51,19 +51,25 @@ FIELD_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"|\bhow\s+(?:was|were|did)\b.{0,30}\b(?:resolved?|fixed|fix|restored?|recover(?:ed)?)\b")),
     ("Action item", re.compile(
         r"\bfollow[- ]?ups?\b|\baction\s+items?\b|\bcorrective\b|\bprevent(?:ive|ative|ion)\b"
-        r"|\bnext\s+steps\b|\bto-?dos?\b|\bactions?\s+(?:required|planned|to\s+take)\b")),
+        r"|\bnext\s+steps\b|\bto-?dos?\b|\bactions?\s+(?:required|planned|to\s+take)\b"
+        r"|\bcountermeasures?\b")),  # an A3 report's
     ("Detection", re.compile(r"\b(?:discovered|detected|detection|noticed|spotted|found\s+out)\b")),
     ("Cause", re.compile(r"\b(?:root\s+causes?|causes?|caused|contributing|triggers?|triggered)\b"
+                         # a CAST analysis's controllers, each with the unsafe control action it took
+                         r"|\bunsafe\s+control\s+actions?\b|\banalysis\s+of\s+(?:each\s+)?controllers?\b"
                          r"|\bwhy\s+did\b.{0,30}\b(?:happen|fail|occur)")),
-    ("Impact", re.compile(r"\b(?:impacts?|affected|how\s+many|damage|losses|blast\s+radius)\b")),
+    ("Impact", re.compile(r"\b(?:impacts?|affected|how\s+many|damage|losses|blast\s+radius)\b"
+                          # a CAST analysis's loss event, an A3 report's current condition
+                          r"|\bloss\s+events?\b|\bcurrent\s+condition\b")),
     ("Lesson", re.compile(r"\blessons?\b|\blearn(?:ed|t|ings)\b")),
     ("Rejected", re.compile(r"\balternatives?\b|\boptions?\s+considered\b|\brejected\b"
                             r"|\bnot\s+(?:chosen|taken|selected|pursued)\b")),
     ("Decision", re.compile(r"\bdecisions?\b|\bdecided\b|\bagreed\b|\bresolutions?\b|\bverdict\b"
                             r"|\brecommendations?\b")),
     ("Outcome", re.compile(r"\boutcomes?\b|\bresults?\b|\bfindings?\b|\bconclusions?\b|\breadout\b")),
-    ("Risk", re.compile(r"\brisks?\b|\bconcerns?\b|\bthreats?\b")),
-    ("Mitigation", re.compile(r"\bmitigations?\b|\bmeasures?\b|\bworkarounds?\b|\bsafeguards?\b")),
+    ("Risk", re.compile(r"\brisks?\b|\bconcerns?\b|\bthreats?\b|\bhazards?\b")),
+    ("Mitigation", re.compile(r"\bmitigations?\b|\bmeasures?\b|\bworkarounds?\b|\bsafeguards?\b"
+                              r"|\bcontainment\b")),  # an 8D report's containment actions
     ("Rationale", re.compile(r"\brationale\b|\breasons?\b|\bjustification\b|\bwhy\b")),
     ("Consequence", re.compile(r"\bconsequences?\b|\btrade-?offs?\b")),
     ("Goal", re.compile(r"\bgoals?\b|\bobjectives?\b|\bpurposes?\b|\baims?\b|\bhypothes[ie]s\b"
@@ -157,7 +163,7 @@ def field_statements(structure: Structure, facts: list[ObservationFact], *, inci
         part = field_part(words)
         unnumbered = [(n, _PARAGRAPH_NUMBER_RE.sub("", text, count=1)) for n, text in lines]
         kept = 0
-        for span in statements(structure, unnumbered):
+        for span in statements(structure, unnumbered, value=True):
             lead = _LEAD_RE.match(span[0])  # "Related: ...", "Owner: ..." told inside a value
             if (span in labels or PLACEHOLDER_RE.search(span[0])
                     or lead and _NO_LEAD_RE.search(lead[1].lower())):
@@ -327,7 +333,9 @@ def _table_fields(structure: Structure) -> list[Field]:
             header = [] if any(_LOG_COLUMN_RE.match(section_key(cell)) for cell in cells) else cells
         if not header:
             continue
-        if rows and len(cells) == 2 and field_part(cells[0]):
+        # a header that names two parts names columns ("| Hazard | Constraint |"), not a field
+        named = header is cells and len(cells) == 2 and field_part(cells[1])
+        if rows and len(cells) == 2 and field_part(cells[0]) and not named:
             fields.append((cells[0], [(number, cells[1])]))
         elif not rows and header is not cells:
             fields += [(name, [(number, cell)]) for name, cell in zip(header[1:], cells[1:], strict=False)

@@ -1733,6 +1733,11 @@ def _with_owner(text: str) -> str:
     return f"{text} (owner: {owner}{ticket_note})"
 
 
+def owned_item(text: str) -> str | None:
+    """An item with its owner noted (`... (owner: Ana)`) when it names one, else None."""
+    return _with_owner(text) if _owner(text) else None
+
+
 def _owner(text: str) -> str | None:
     for pattern in _OWNER_RES:
         match = pattern.search(text)

@@ -65,6 +65,7 @@ _ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
 # A statement's leading label or speaker ("Agreed: ...", "Mairead: Station Systems will ...").
 _LABEL_RE = re.compile(r"^(?:[A-Z][\w'’&.-]*\s+){0,2}[A-Z]?[\w'’&.-]+:\s+")
 _SAME_CHARS = 60
+_WRITTEN_RE = re.compile(r'\s*\(written "(?P<text>[^"]*)"\)')
 # A meeting's sections that are no topic: who came, what was on the agenda, what comes next.
 _ROLL_SECTIONS = frozenset({
     "attendees", "attendance", "present", "participants", "apologies", "absent", "invitees",
@@ -143,19 +144,24 @@ def _log(structure: Structure, title: str) -> bool:
             or len(decision_rows(structure)) >= 2 or dated_entries(structure) >= 2)
 
 
-def statements(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:
+def statements(structure: Structure, lines: list[tuple[int, str]], *, value: bool = False) -> list[LineSpan]:
     """The statements of `lines` (a section's, its subsections' too): each sentence of each
-    paragraph and each list item, with the lines it spans; headings and boilerplate left out."""
+    paragraph and each list item, with the lines it spans; headings and boilerplate left out.
+    A field's `value` may open in lower case: it goes on from the field's name ("**Loss event:**
+    on 22 September searches returned zero results")."""
     headings = structure.heading_lines
     kept = [(n, "" if n in headings or _NOT_STATEMENT_RE.search(line) else _RUN_IN_RE.sub(r"\1", line))
             for n, line in clean_lines(lines)]
     items = {n for n, line in kept if _ITEM_RE.match(line)}
     found: list[LineSpan] = []
+    opening = next((n for n, line in kept if line.strip()), None) if value else None
     for block in _blocks(kept):
         # a sentence that opens in lower case outside a list item is the tail of one cut apart
         # ("i.e. the ...", a transcript's "... just saying that ..."): no statement of its own
-        found += [span for span in sentences(block) if is_statement(span[0])
-                  and (span[1] in items or not span[0][:1].islower())]
+        spans = sentences(block)
+        found += [span for index, span in enumerate(spans) if is_statement(span[0])
+                  and (span[1] in items or not span[0][:1].islower()
+                       or index == 0 and span[1] == opening)]
     return found
 
 
@@ -175,15 +181,25 @@ def unkept(spans: list[LineSpan], facts: list[ObservationFact]) -> list[LineSpan
     """The statements whose words no observation of their lines holds (nor they its words: an
     "Agreed: go live on 2 Dec" whose decision was kept as "Decision: go live on 2 Dec")."""
     told: dict[int, list[str]] = {}
+    written: dict[int, list[str]] = {}
     for fact in facts:
         said = _LABEL_RE.sub("", fact.text, count=1)
+        # a date's or a status's text as written holds the field's value ("3 August 2026"), not the
+        # statement that goes on after it ("on 22 September searches returned zero results")
+        as_written = _WRITTEN_RE.search(said)
+        if as_written:
+            said = said[:as_written.start()] + said[as_written.end():]
         for n in range(fact.line_start, fact.line_end + 1):
             told.setdefault(n, []).append(said)
+            if as_written:
+                written.setdefault(n, []).append(as_written["text"])
     found = []
     for text, start, end in spans:
         words = _LABEL_RE.sub("", text, count=1)
+        lines = range(start, end + 1)
         if not any(words[:_SAME_CHARS] in said or said[:_SAME_CHARS] in words
-                   for n in range(start, end + 1) for said in told.get(n, ())):
+                   for n in lines for said in told.get(n, ())) and not any(
+                words.rstrip(".") in value for n in lines for value in written.get(n, ())):
             found.append((text, start, end))
     return found
 

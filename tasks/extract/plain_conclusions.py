@@ -87,7 +87,8 @@ _ROLE_STEMS = (
                  r"|outcome(?!s)|verdict|chosen|choice|approval|resolutions?\s+(?:of|by)\s+the\s+board)\b"),
     ("constraint", r"\b(?:constraints?|rules?|polic(?:y|ies)|principles?|requirements?|limitations?"
                    r"|guardrails?|invariants?|standards?|service\s+levels?|slas?|slos?|guarantees?"
-                   r"|non-functional|availability\s+targets?|conditions?)\b"),
+                   # (an A3 report's "Current condition" is the problem as it stands, not a rule)
+                   r"|non-functional|availability\s+targets?|(?<!current\s)conditions?)\b"),
     ("mitigation", r"\b(?:back-?out|roll-?back|mitigations?|workarounds?|fallback|contingency)\b"),
     ("risk", r"\brisks?\b"),
     # why the choice was made ("Why it moved", "Why we chose X", "Rationale", "Reasons")
