@@ -161,3 +161,41 @@ def test_a_system_only_likened_to_and_a_number_word_compound_are_no_subjects() -
     names = {name.lower() for fact in result.entities for name in fact.ref.names}
     assert "pricing tool" not in names  # written only as what the screen is likened to
     assert "zero-downtime" not in names  # "zero-downtime reload": it describes, as "two-phase" does
+
+
+# A Pugh concept selection: a session's fields (a facilitator, as a meeting's), criteria, the
+# matrix, and the section that names the concept selected.
+_PUGH = """# CS-7 - Badge printer for the visitor desk: concept selection (Pugh matrix)
+
+| Field | Value |
+|---|---|
+| Facilitator | Noor Haddad |
+| Date of session | 04.02.2025 |
+| Status | ~~Draft~~ Selected (see below) |
+
+## 1. Problem
+
+Visitors wait at the desk while a badge is written by hand.
+
+## 2. Matrix
+
+| Criterion | A. Hand-written | B. Thermal printer | C. Tablet kiosk |
+|---|---|---|---|
+| Speed | S | + | + |
+| Cost | S | + | - |
+
+## 3. Selection
+
+**Concept B is selected: a thermal printer at the desk prints each badge from the booking.**
+
+## 4. Consequences
+
+The desk keeps a roll of labels in stock.
+"""
+
+
+def test_a_decision_matrix_that_names_its_selection_is_a_decision_record() -> None:
+    result = _extract(_PUGH)
+    assert result.is_decision_record  # not a meeting's notes for its facilitator
+    texts = [o.text for o in result.observations]
+    assert any(t.startswith("Status: Selected") and "see below" not in t.split(" (written")[0] for t in texts)
