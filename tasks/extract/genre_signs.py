@@ -15,8 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# The event: when it happened, or its story told in order.
-_EVENT_FIELD_RE = re.compile(r"\b(?:occurrence|event|incident|outage|near[- ]miss|deviation)\b")
+# The event: when it happened ("Date of occurrence", "Event start", "Incident time", "Loss
+# event"), or its story told in order; a field only about the event ("Current status of the
+# incident") says nothing of when.
+_EVENT = r"(?:occurrence|event|incident|outage|near[- ]miss|deviation)"
+_EVENT_FIELD_RE = re.compile(
+    rf"^(?:(?:date|time|day|start)\s+(?:and\s+time\s+)?of\s+(?:the\s+)?{_EVENT}|{_EVENT}\s+(?:date|time|start|began|no)"
+    rf"|(?:loss\s+)?{_EVENT})\b")
 _EVENT_HEADING_RE = re.compile(
     r"\b(?:timeline|chronology|sequence\s+of\s+events|(?:proximate\s+)?events|narrative|what\s+happened)\b")
 # What it cost: impact, losses, consequences, harm, the condition found.

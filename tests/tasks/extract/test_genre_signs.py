@@ -126,6 +126,7 @@ def test_the_parts_are_read_from_headings_and_fields() -> None:
     assert incident_parts(["current condition", "root cause analysis", "countermeasures"], []) == {
         IMPACT, CAUSE, ACTION}
     assert incident_parts(["description"], ["date of occurrence"]) == {EVENT}
+    assert incident_parts([], ["current status of the incident"]) == set()  # says nothing of when
     assert incident_parts(["proximate events", "recommendations"], ["loss event", "losses"]) == {
         EVENT, IMPACT, ACTION}
 
