@@ -1758,7 +1758,8 @@ def _only_compared(name: str, seen: list[tuple[int, str]], evidence: _Evidence) 
     """Is a system phrase written only as what something is likened to ("validated the file
     like the campaign tool does", "unlike the old importer"): another system set beside the
     page's own, not one it is about? (The line before counts: a sentence wraps.)"""
-    texts = [f"{evidence.lines.get(number - 1, '')[-40:]} {evidence.lines.get(number, '')}" for number, _ in seen]
+    lines = evidence.lines
+    texts = [f"{lines.get(number - 1, '')[-40:]} {lines.get(number, '')}" for number, _ in seen]
     if not all("like" in text.lower() for text in texts):  # a literal gate first
         return False
     compared = re.compile(r"\b(?:un)?like\s+(?:the|a|an|our|their|its)\s+" + re.escape(name) + r"\b", re.I)
