@@ -72,7 +72,8 @@ GENRE_TYPES = {
 }
 # Sections that make a document a decision record rather than a genre document.
 _ADR_SECTIONS = ("context", "decision", "decision outcome", "consequences", "considered options",
-                 "context and problem statement", "decision drivers")
+                 "context and problem statement", "decision drivers",
+                 "selection", "selected option")  # a decision matrix's choice (a Pugh concept selection)
 _ADR_ONLY_SECTIONS = frozenset({"decision outcome", "consequences", "considered options",
                                 "context and problem statement", "decision drivers"})
 _PROPOSAL_ONLY_SECTIONS = frozenset({"motivation", "drawbacks", "unresolved questions", "prior art",

@@ -1751,7 +1751,19 @@ def _no_system_run(name: str, seen: list[tuple[int, str]], in_title: bool, evide
     counts: many of a kind on a page that tells what a team runs (not a proposal, which
     designs for a kind: "init containers"), or a channel a runbook escalates through?"""
     return (evidence.narrative and not in_title and _only_plural(name, evidence.text)
-            or _escalated_through(name, seen, evidence))
+            or _escalated_through(name, seen, evidence) or _only_compared(name, seen, evidence))
+
+
+def _only_compared(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """Is a system phrase written only as what something is likened to ("validated the file
+    like the campaign tool does", "unlike the old importer"): another system set beside the
+    page's own, not one it is about? (The line before counts: a sentence wraps.)"""
+    lines = evidence.lines
+    texts = [f"{lines.get(number - 1, '')[-40:]} {lines.get(number, '')}" for number, _ in seen]
+    if not all("like" in text.lower() for text in texts):  # a literal gate first
+        return False
+    compared = re.compile(r"\b(?:un)?like\s+(?:the|a|an|our|their|its)\s+" + re.escape(name) + r"\b", re.I)
+    return all(compared.search(text) for text in texts)
 
 
 def _only_plural(name: str, text: str) -> bool:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tasks.extract.date_fields import date_role
+from tasks.extract.genre_signs import holds_an_incident
 from tasks.extract.runbook_faq import MIN_QUESTIONS, questions
 from tasks.extract.runbook_steps import MIN_HOW_QUESTIONS, how_questions
 from tasks.extract.runbook_tables import has_troubleshooting_table
@@ -646,6 +647,8 @@ def recognise_genre(
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
                               _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
     scores[POSTMORTEM] += 2 * _names_itself_an_incident_review(structure)
+    # an incident report in any template: its event or cause, its impact, its actions
+    scores[POSTMORTEM] += 3 * holds_an_incident(keys, field_keys)
     # an e-mail's subject line is its title ("Subject: Postmortem: quote engine timeouts")
     subject = next((plain_text(f.value) for f in fields if f.key == "subject"), "")
     for genre, pattern in _TITLE_SIGNS:

@@ -79,6 +79,9 @@ DECISION_HEADINGS = (
     "solution",
     "chosen option",
     "decided",
+    # a decision matrix's (a Pugh concept selection's, a Kepner-Tregoe decision analysis's) choice
+    "selection",
+    "selected option",
 )
 CONTEXT_HEADINGS = (
     "context",
@@ -323,8 +326,14 @@ def marked_status(structure: Structure, title: str) -> LineSpan | None:
 
 def _clean_status(value: str) -> str:
     """A status without leading emoji or punctuation ("✅ Accepted" -> "Accepted"); a step struck
-    through keeps its marks ("~~Proposed~~ Accepted": status_text reads past it)."""
-    return re.sub(r"^(?!~~)[^\w\[(]+", "", value).strip()
+    through keeps its marks ("~~Proposed~~ Accepted": status_text reads past it); an aside at
+    its end that only points to where it is told ("Superseded (see below)") is no part of it."""
+    value = re.sub(r"^(?!~~)[^\w\[(]+", "", value).strip()
+    aside = _END_ASIDE_RE.search(value)
+    return value[:aside.start()].rstrip() if aside and is_pointer(aside["aside"]) and aside.start() else value
+
+
+_END_ASIDE_RE = re.compile(r"\s*\((?P<aside>[^()]{1,60})\)\s*$")
 
 
 _TITLE_ISO_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-\d{2}-\d{2}(?![\w/]|[.-]\d)")

@@ -366,7 +366,7 @@ def starts_as_description(term: str) -> bool:
 
 
 _NUMBER_WORDS = frozenset(
-    """one two three four five six seven eight nine ten twelve hundred thousand half double
+    """zero one two three four five six seven eight nine ten twelve hundred thousand half double
     triple""".split())
 # Units a number measures in ("a 20 minute job timeout", "the 5 GB cache", "an 8-thread worker
 # pool"): a measure, no name.
