@@ -17,12 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import orjson
-
 from schemas.distill_state import DistilledSource, DistillState
 from tasks.store.graph_store import load_distill_state, save_distill_state, save_distill_state_data
 from tasks.store.held_models import HeldModels, Row
-from tasks.store.written import as_written
+from tasks.store.written import written_data
 
 STAMP = "stateGeneratedAtUtc"
 
@@ -72,12 +70,7 @@ class SourceStates(HeldModels[DistilledSource]):
 
 
 def _trusted(path: Path) -> tuple[SourceStates, str] | None:
-    if not as_written(path):
-        return None
-    try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return None
+    data = written_data(path)
     if not isinstance(data, dict) or not isinstance(data.get(STAMP), str):
         return None
     rows = data.get("sources", [])

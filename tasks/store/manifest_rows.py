@@ -25,7 +25,7 @@ from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from tasks.store.filememo import file_identity
 from tasks.store.graph_store import handed_over, load_manifest, save_manifest, save_manifest_data
 from tasks.store.held_models import HeldModels, Row
-from tasks.store.written import as_written
+from tasks.store.written import as_written, written_data
 
 # A manifest's top-level reverts key as membank's two-space layout writes it (a JSON string
 # holds no raw newline, so only the top level has it at this indent)
@@ -41,13 +41,9 @@ _READ: dict[str, tuple[list[int] | None, Any]] = {}
 def read_rows(path: Path) -> Any:
     """The file parsed (the file's JSON shape, unchecked) when membank wrote it as it is, kept
     for the next trusted_rows of the file in this process; None when it is not as written."""
-    if not as_written(path):
-        return None
-    try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return None
-    _READ[str(path)] = (file_identity(path), data)
+    data = written_data(path)
+    if data is not None:
+        _READ[str(path)] = (file_identity(path), data)
     return data
 
 

@@ -247,6 +247,17 @@ def as_written(path: Path) -> bool:
     return True
 
 
+def written_data(path: Path) -> Any:
+    """The file parsed by orjson alone (its JSON shape, unchecked) when membank wrote it as it
+    is (`as_written`); None when it is not, or cannot be read or parsed."""
+    if not as_written(path):
+        return None
+    try:
+        return orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+
+
 def _earlier(moved: object, digest: str | None) -> list[list[Any]]:
     """The earlier identities a `~moved` entry gives for bytes of `digest` (none when the
     entry is of another shape or names other bytes: written by another version of membank,

@@ -17,7 +17,7 @@ from tasks.store.errors import ContractError
 from tasks.store.graph_store import load_graph_data, load_manifest, save_graph, save_manifest
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
-from tasks.store.written import WRITTEN_FILE, as_written
+from tasks.store.written import WRITTEN_FILE, as_written, written_data
 from tests.memory_builder import NOW, build_healthy_memory, graph_model
 
 GRAPH = "context/knowledge-graph.index.jsonc"
@@ -44,6 +44,13 @@ def hand_edit(path: Path, old: bytes, new: bytes) -> None:
 def test_trusted_read_equals_the_validated_read(root: Path) -> None:
     data = (root / GRAPH).read_bytes()
     assert load_graph_data(root / GRAPH) == dict(KNOWLEDGE_GRAPH_DATA.validate_json(data))
+
+
+def test_written_data_is_the_file_parsed_only_while_as_written(root: Path) -> None:
+    assert written_data(root / GRAPH) == orjson.loads((root / GRAPH).read_bytes())
+    hand_edit(root / GRAPH, b'"entityType": "', b'"entityType":""')
+    assert written_data(root / GRAPH) is None
+    assert written_data(root / "context/no-such-file.jsonc") is None
 
 
 def test_hand_edit_is_not_trusted(root: Path) -> None:
