@@ -46,29 +46,27 @@ def test_a_freed_block_serves_the_next_one_without_new_page_faults() -> None:
     assert kept < pages // 16
 
 
-def test_the_ingest_command_keeps_its_heap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    calls: list[str] = []
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What a command did, in order: "heap" when it kept its freed heap, "flow" when it ran."""
+    done: list[str] = []
 
     def kept() -> bool:
-        calls.append("heap")
+        done.append("heap")
         return True
 
     monkeypatch.setattr(heap, "keep_freed_heap", kept)
-    monkeypatch.setattr(stages, "execute", lambda *args, **kwargs: calls.append("flow"))
+    monkeypatch.setattr(stages, "execute", lambda *args, **kwargs: done.append("flow"))
+    return done
+
+
+def test_the_ingest_command_keeps_its_heap(calls: list[str], tmp_path: Path) -> None:
     stages.ingest([tmp_path / "note.md"], root=tmp_path)
     assert calls == ["heap", "flow"]
 
 
 @pytest.mark.parametrize(("check", "wanted"), [(True, ["heap", "flow"]), (False, ["flow"])])
 def test_reconcile_check_keeps_its_heap_and_a_repair_run_does_not(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, check: bool, wanted: list[str]) -> None:
-    calls: list[str] = []
-
-    def kept() -> bool:
-        calls.append("heap")
-        return True
-
-    monkeypatch.setattr(heap, "keep_freed_heap", kept)
-    monkeypatch.setattr(stages, "execute", lambda *args, **kwargs: calls.append("flow"))
+        calls: list[str], tmp_path: Path, check: bool, wanted: list[str]) -> None:
     stages.reconcile(root=tmp_path, check=check)
     assert calls == wanted
