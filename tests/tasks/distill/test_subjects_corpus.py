@@ -348,7 +348,7 @@ def _pct(part: int, whole: int) -> str:
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
              "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
-             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39", "heldout40", "heldout41", "heldout42"])
+             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39", "heldout40", "heldout41", "heldout42", "heldout43", "heldout44"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -1043,6 +1043,12 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # twenty-sixth session, are development sets from the twenty-seventh: floors at those figures
     # (heldout38's Etherpad export yields no document entity). heldout15, 30, 39, 40 (and 41, 42,
     # written in the twenty-seventh session) stay clean.
+    # heldout43 (a water utility's OT data team) and heldout44 (a weather service's forecast
+    # production systems), written on 2026-12-05 by writer sessions that never saw the extractor
+    # (the lead renamed their link words 'related'/'see_also' to the gold's 'relates_to'), clean too.
+    # First measured at 8028f6fc (the lead judged their random 40s): heldout43 11/12 documents,
+    # 133/234 found, 34/40, status 4/6, dates 11/12, conclusions 87/203 (any label 134), links 16/27;
+    # heldout44 12/12, 154/228, 36/40, 7/8, 11/12, 98/193 (147), 27/30.
     if name in {"heldout36", "heldout37", "heldout38"}:
         floors = {"heldout36": (12, 112, 37, 3, 10, 72, 24), "heldout37": (12, 138, 31, 6, 9, 79, 19),
                   "heldout38": (11, 106, 36, 3, 5, 59, 12)}[name]
