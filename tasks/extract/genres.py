@@ -285,8 +285,10 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # this conversation in Ideas").
 _ISSUE_STATE_RE = re.compile(
     r"^\s*(?:\*\*|__)?(?P<state>Open|Closed(?:\s+as\s+(?:completed|not\s+planned|duplicate|resolved|outdated))?"
-    r"|Merged|Draft)(?:\*\*|__)?\s*[·•|—–-]\s*(?:\*\*|__)?@?[\w.-]{1,40}(?:\*\*|__)?\s+"
-    r"(?:opened|closed|merged|wants\s+to\s+merge|filed|reported|started\s+this\s+(?:conversation|discussion))\b",
+    r"|Merged|Draft)(?:\*\*|__)?\s*[·•|—–-]\s*(?:(?:\*\*|__)?@?[\w.-]{1,40}(?:\*\*|__)?\s+"
+    r"(?:opened|closed|merged|wants\s+to\s+merge|filed|reported|started\s+this\s+(?:conversation|discussion))\b"
+    # GitLab's header ("Closed · Issue created Mar 4, 2024 by Ana Ruiz", "Open · Incident created ...")
+    r"|(?:issue|incident|epic|task|merge\s+request)\s+(?:created|opened|reported)\b)",
     re.I)
 
 
