@@ -47,6 +47,7 @@ from tasks.extract.status_updates import MIN_UPDATES, first_posted, update_statu
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.tech_radar import RINGS
 from tasks.extract.text import plain_text, shorten
+from tasks.extract.tracker_history import history_status
 from tasks.extract.yearless_dates import anchor_date, month_year, title_year, yearless_date
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import MONTH_NAME, day_first_hint, find_date, month_number
@@ -119,6 +120,9 @@ _BYLINE_WORD_RE = re.compile(
     # an incident tool's export line ("Exported from Rootly on 2026-01-21"): when the write-up was made
     r"|exported|prepared|compiled|revised)\b", re.I
 )
+# An icon of Confluence's and Jira's wiki markup before a status, as a page exported as text keeps
+# it ("(/) DONE", "(!) AT RISK", "(x) Rejected").
+_WIKI_ICON_RE = re.compile(r"^\((?:/|x|!|i|\?|y|n|on|off|\*[rgby]?)\)\s+(?=\w)", re.I)
 _EDGE_MARKS_RE = re.compile(r"^(?!~~)[^\w(]+|[^\w)~]+$")  # a struck-through step keeps its marks
 # A file filed by its day, the day first or last in its name (`2020-01-23-sync.md`,
 # `zoom-summary-ops-sync-2026-12-01.md`, as meeting tools name their exports).
@@ -180,6 +184,7 @@ def genre_status(
             value = _FIELD_GAP_RE.split(_NEXT_FIELD_RE.split(plain_text(own))[0])[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
+            value = _WIKI_ICON_RE.sub("", value) or value  # "(/) DONE"
             if is_pointer(value) or (found.key == "ring" and value.lower() not in RINGS):
                 continue  # a deployment's `ring: canary` is no radar's ring
             return status_observation(value, found.line, found.line)
@@ -196,7 +201,8 @@ def genre_status(
             # a status page's updates name the state it is in as written ("**Resolved** - This
             # incident has been resolved."), before a sentence of the update that says it too
             or _status_section(structure, status_words_only) or _updates_status(structure)
-            or sentence_status(structure) or _revision_status(structure))
+            or sentence_status(structure) or history_status(structure.visible)
+            or _revision_status(structure))
 
 
 def _revision_status(structure: Structure) -> ObservationFact | None:

@@ -199,22 +199,29 @@ def _only_date(text: str) -> bool:
 # Where else a page writes its status than in a `Status:` field.
 # A status mark in a title: "[ACCEPTED] Use Kafka", "Use Kafka [Draft]", "Use Kafka (Superseded)".
 TITLE_MARK_WORDS = ("superseded", "deprecated", "rejected", "proposed", "accepted", "approved", "draft",
-                    "withdrawn", "deferred", "final", "implemented", "obsolete", "abandoned", "wip")
+                    "withdrawn", "deferred", "final", "implemented", "obsolete", "abandoned", "wip",
+                    # a wiki page kept for the record ("Runbook: Solr restarts (RETIRED)")
+                    "retired", "archived")
 TITLE_MARK_RE = re.compile(r"\s*\[(?:" + "|".join(TITLE_MARK_WORDS) + r")\]\s*", re.I)
 _TITLE_MARK_RE = re.compile(
     r"\[(?P<bracket>" + "|".join(TITLE_MARK_WORDS) + r")\]|\((?P<paren>" + "|".join(TITLE_MARK_WORDS)
     + r")\)\s*$"
     # the mark after a dash that ends the title ("Retry budgets — DRAFT", "Payments API - Deprecated")
-    + r"|\s[—–-]\s+(?P<dash>" + "|".join(TITLE_MARK_WORDS) + r")\s*$", re.I)
+    + r"|\s[—–-]\s+(?P<dash>" + "|".join(TITLE_MARK_WORDS) + r")\s*$"
+    # the mark before a colon that opens the title ("DRAFT: Move search to OpenSearch")
+    + r"|^(?P<prefix>" + "|".join(TITLE_MARK_WORDS) + r"):\s+\S", re.I)
 
 
 def title_status(title: str) -> str | None:
     """The status a title's mark states ("[ACCEPTED] Use Kafka" -> ACCEPTED, "Retry budgets —
-    DRAFT" -> DRAFT), None for none."""
+    DRAFT" -> DRAFT, "DRAFT: Retry budgets" -> DRAFT), None for none."""
     stripped = title.rstrip()
-    marked = stripped.endswith(")") or any(mark in title for mark in ("[", "—", "–", " - "))
+    marked = (stripped.endswith(")") or ":" in title[:16]
+              or any(mark in title for mark in ("[", "—", "–", " - ")))
     match = _TITLE_MARK_RE.search(title) if marked else None
-    return (match["bracket"] or match["paren"] or match["dash"]) if match else None
+    if match is None:
+        return None
+    return match["bracket"] or match["paren"] or match["dash"] or match["prefix"]
 
 
 # A shields.io badge whose label is the status ("![status](https://img.shields.io/badge/status-accepted-green)"):
