@@ -50,3 +50,25 @@ def test_a_titles_leading_or_closing_mark_is_its_status() -> None:
 def test_a_wiki_markup_icon_before_a_status_is_no_part_of_it() -> None:
     text = "# Payroll export design\n\n| | |\n|---|---|\n| Status | (/) DONE |\n| Owner | Rui Costa |\n" + BODY
     assert stated(extract(text), "status") == ["Status: DONE"]
+
+
+def test_a_control_tables_fields_side_by_side_are_read_without_colons() -> None:
+    text = ("# Payroll export procedure\n\n| Status | Approved | Version | 2.1 |\n|---|---|---|---|\n"
+            "| Effective date | 03.04.2025 | Owner | Payroll team |\n" + BODY)
+    result = extract(text)
+    assert stated(result, "status") == ["Status: Approved"]
+    assert stated(result, "date")[0].startswith("Date: 2025-04-03")
+
+
+def test_a_log_tables_head_pairs_no_fields() -> None:
+    text = ("# Payroll export notes\n\n| Date | Status | Owner | Notes |\n|---|---|---|---|\n"
+            "| 2025-04-03 | Done | Rui Costa | First run |\n" + BODY)
+    assert stated(extract(text), "status") == []  # its rows are a log's, not the page's fields
+
+
+def test_bold_fields_in_a_row_are_read_apart() -> None:
+    text = ("# [PAY-12] Payroll export uses a decimal comma\n\n**Status:** In Progress **Resolution:** Unresolved\n"
+            "**Created:** 14/May/25 10:02 AM **Updated:** 02/Jun/25 4:40 PM\n" + BODY)
+    result = extract(text)
+    assert stated(result, "status") == ["Status: In Progress"]
+    assert stated(result, "date")[0].endswith(': 2025-05-14 (written "14/May/25 10:02 AM")')
