@@ -1060,3 +1060,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name in {"stat45", "stat49", "stat50"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
+    # stat71 (issue 23 item 2: status and dates in the shapes least like the tuning sets': a controlled
+    # SOP and an obsolete architecture page, Redmine, GitHub and GitLab issues, a Confluence design,
+    # Google Docs, CAB change request and minutes, title marks, a status only in a document
+    # history's last row; written with its gold before any extractor run). At 8028f6fc: 14/14
+    # documents, 59/72 found, 34/40 real (its names judged by its writer), status 11/14, dates 16/17,
+    # conclusions 27/30, links 3/3, 0 boilerplate, 0 spurious. After stat71's rules: status 14/14,
+    # dates 17/17 (GitLab's state line, Redmine's filing byline over a Start date, a draft's "for
+    # approval" clause, the revision history's latest row), the rest unchanged.
+    if name == "stat71":
+        assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
+        assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
+        assert typed >= 59 and real >= 34 and meta["conclusions"][0] >= 27 and meta["links"][0] == 3, meta
