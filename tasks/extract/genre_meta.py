@@ -612,10 +612,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     if order is None:
         order = stem_order(stem, [title[0], *(f.value for f in fields)])
     started = _project_start(fields, order)
-    main = _field_date(label, fields, _PROJECT_CREATED_KEYS if started else CREATED_KEYS, order)
-    bylines = _byline_dates(opening, order)
-    main = (_filed_before_start(label, main, fields, bylines, order)
-            or _date_fact(label, title[0], title[1], order))
+    main, bylines = _own_day(label, fields, started is not None, opening, order)
+    main = main or _date_fact(label, title[0], title[1], order)
     first_revision, last_revision = _revision_dates(label, revisions, order)
     main = main or first_revision or _status_day(label, fields, order)
     anchor = None
@@ -709,6 +707,17 @@ def _first_update_day(label: str, prose: list[tuple[int, str]], order: bool | No
     stamp's ("Posted Mar 03, 2025 - 23:41 UTC" under a Resolved one of Mar 04), not its first."""
     posted = first_posted(prose, least=MIN_UPDATES)
     return _date_fact(label, posted[1], posted[0], order) if posted else None
+
+
+def _own_day(
+    label: str, fields: Sequence[HeaderField], project: bool, opening: Sequence[tuple[int, str]],
+    order: bool | None,
+) -> tuple[ObservationFact | None, dict[str, ObservationFact]]:
+    """The day the page's own date fields give (a project's page: not its Start date; a tracker's
+    filing byline before its Start date), and the dates of the page's bylines, by label."""
+    bylines = _byline_dates(opening, order)
+    main = _field_date(label, fields, _PROJECT_CREATED_KEYS if project else CREATED_KEYS, order)
+    return _filed_before_start(label, main, fields, bylines, order), bylines
 
 
 def _filed_before_start(
