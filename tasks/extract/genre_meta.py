@@ -32,6 +32,7 @@ from tasks.extract.genres import (
 )
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.revision_status import revision_status
 from tasks.extract.status_text import (
     STATE_LABEL_RE,
     badge_status,
@@ -46,6 +47,7 @@ from tasks.extract.status_updates import MIN_UPDATES, first_posted, update_statu
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.tech_radar import RINGS
 from tasks.extract.text import plain_text, shorten
+from tasks.extract.tracker_history import history_status
 from tasks.extract.yearless_dates import anchor_date, month_year, title_year, yearless_date
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import MONTH_NAME, day_first_hint, find_date, month_number
@@ -118,6 +120,9 @@ _BYLINE_WORD_RE = re.compile(
     # an incident tool's export line ("Exported from Rootly on 2026-01-21"): when the write-up was made
     r"|exported|prepared|compiled|revised)\b", re.I
 )
+# An icon of Confluence's and Jira's wiki markup before a status, as a page exported as text keeps
+# it ("(/) DONE", "(!) AT RISK", "(x) Rejected").
+_WIKI_ICON_RE = re.compile(r"^\((?:/|x|!|i|\?|y|n|on|off|\*[rgby]?)\)\s+(?=\w)", re.I)
 _EDGE_MARKS_RE = re.compile(r"^(?!~~)[^\w(]+|[^\w)~]+$")  # a struck-through step keeps its marks
 # A file filed by its day, the day first or last in its name (`2020-01-23-sync.md`,
 # `zoom-summary-ops-sync-2026-12-01.md`, as meeting tools name their exports).
@@ -179,6 +184,7 @@ def genre_status(
             value = _FIELD_GAP_RE.split(_NEXT_FIELD_RE.split(plain_text(own))[0])[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
+            value = _WIKI_ICON_RE.sub("", value) or value  # "(/) DONE"
             if is_pointer(value) or (found.key == "ring" and value.lower() not in RINGS):
                 continue  # a deployment's `ring: canary` is no radar's ring
             return status_observation(value, found.line, found.line)
@@ -195,7 +201,15 @@ def genre_status(
             # a status page's updates name the state it is in as written ("**Resolved** - This
             # incident has been resolved."), before a sentence of the update that says it too
             or _status_section(structure, status_words_only) or _updates_status(structure)
-            or sentence_status(structure))
+            or sentence_status(structure) or history_status(structure.visible)
+            or _revision_status(structure))
+
+
+def _revision_status(structure: Structure) -> ObservationFact | None:
+    """The status of the latest row of the page's revision history, its rows' own dates telling
+    which order they are in."""
+    lines = revision_lines(structure)
+    return revision_status(lines, day_first_hint(line for _, line in lines)) if lines else None
 
 
 # A tracker's tags or labels that carry the record's state: Phabricator's project tag with the
@@ -598,8 +612,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     if order is None:
         order = stem_order(stem, [title[0], *(f.value for f in fields)])
     started = _project_start(fields, order)
-    main = (_field_date(label, fields, _PROJECT_CREATED_KEYS if started else CREATED_KEYS, order)
-            or _date_fact(label, title[0], title[1], order))
+    main, bylines = _own_day(label, fields, started is not None, opening, order)
+    main = main or _date_fact(label, title[0], title[1], order)
     first_revision, last_revision = _revision_dates(label, revisions, order)
     main = main or first_revision or _status_day(label, fields, order)
     anchor = None
@@ -612,7 +626,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
         main = _on_date(label, prose[:40]) or main or _yearless_on_date(label, prose[:40], anchor)
     main = main or _vocabulary_date(label, fields, MAIN, order)
-    changed = _byline_dates(opening, order).get("Last updated")  # a wiki's "last modified on ..."
+    changed = bylines.get("Last updated")  # a wiki's "last modified on ..."
     other_dates = _other_date_lines(fields) | {fact.line_start for fact in (changed, started) if fact}
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
@@ -693,6 +707,30 @@ def _first_update_day(label: str, prose: list[tuple[int, str]], order: bool | No
     stamp's ("Posted Mar 03, 2025 - 23:41 UTC" under a Resolved one of Mar 04), not its first."""
     posted = first_posted(prose, least=MIN_UPDATES)
     return _date_fact(label, posted[1], posted[0], order) if posted else None
+
+
+def _own_day(
+    label: str, fields: Sequence[HeaderField], project: bool, opening: Sequence[tuple[int, str]],
+    order: bool | None,
+) -> tuple[ObservationFact | None, dict[str, ObservationFact]]:
+    """The day the page's own date fields give (a project's page: not its Start date; a tracker's
+    filing byline before its Start date), and the dates of the page's bylines, by label."""
+    bylines = _byline_dates(opening, order)
+    main = _field_date(label, fields, _PROJECT_CREATED_KEYS if project else CREATED_KEYS, order)
+    return _filed_before_start(label, main, fields, bylines, order), bylines
+
+
+def _filed_before_start(
+    label: str, main: ObservationFact | None, fields: Sequence[HeaderField],
+    bylines: dict[str, ObservationFact], order: bool | None,
+) -> ObservationFact | None:
+    """An issue tracker's "Start date" is when work began, not when the issue was filed: the
+    filing day its byline gives comes first (Redmine's "Added by Jonas Meier on 12.02.2024 09:14."
+    over "| Status: | Closed | Start date: | 19.02.2024 |"); `main` otherwise."""
+    filed = bylines.get(DEFAULT_DATE_LABEL)
+    if main is None or filed is None or main != _field_date(label, fields, ("start date",), order):
+        return main
+    return replace(filed, text=filed.text.replace(f"{DEFAULT_DATE_LABEL}: ", f"{label}: ", 1))
 
 
 def _project_start(fields: Sequence[HeaderField], order: bool | None) -> ObservationFact | None:
@@ -875,6 +913,7 @@ def field_dates(  # noqa: PLR0913  each place a page states its dates, read by t
         fact = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
         main = fact if fact is not None and _FULL_DATE_RE.search(fact.text) else None  # a day, not a month
     bylines = _byline_dates(opening, order)
+    main = _filed_before_start(DEFAULT_DATE_LABEL, main, fields, bylines, order)
     first_revision, last_revision = _revision_dates(DEFAULT_DATE_LABEL, revisions, order)
     main = (main or bylines.get(DEFAULT_DATE_LABEL) or _status_day(DEFAULT_DATE_LABEL, fields, order)
             or _vocabulary_date(DEFAULT_DATE_LABEL, fields, MAIN, order) or first_revision
@@ -899,7 +938,9 @@ _BYLINE_DATE_WORD_RE = re.compile(
     r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
     # a meeting's or a review's day, as its notes open ("The review was held on 9 March 2026")
     r"|held|took\s+place"
-    r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into|started)"
+    r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into|started"
+    # Redmine's "Added by Jonas Meier on 12.02.2024 09:14. Updated on ...": the day it was filed
+    r"|added\s+by)"
     r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified)"
     # a proposal's or a poll's close, as Loomio's and trackers' bylines give it ("Closed Thu 5 Nov 2026")
     r"|(?P<closed>closed))\b", re.I)

@@ -285,8 +285,10 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # this conversation in Ideas").
 _ISSUE_STATE_RE = re.compile(
     r"^\s*(?:\*\*|__)?(?P<state>Open|Closed(?:\s+as\s+(?:completed|not\s+planned|duplicate|resolved|outdated))?"
-    r"|Merged|Draft)(?:\*\*|__)?\s*[·•|—–-]\s*(?:\*\*|__)?@?[\w.-]{1,40}(?:\*\*|__)?\s+"
-    r"(?:opened|closed|merged|wants\s+to\s+merge|filed|reported|started\s+this\s+(?:conversation|discussion))\b",
+    r"|Merged|Draft)(?:\*\*|__)?\s*[·•|—–-]\s*(?:(?:\*\*|__)?@?[\w.-]{1,40}(?:\*\*|__)?\s+"
+    r"(?:opened|closed|merged|wants\s+to\s+merge|filed|reported|started\s+this\s+(?:conversation|discussion))\b"
+    # GitLab's header ("Closed · Issue created Mar 4, 2024 by Ana Ruiz", "Open · Incident created ...")
+    r"|(?:issue|incident|epic|task|merge\s+request)\s+(?:created|opened|reported)\b)",
     re.I)
 
 
@@ -390,17 +392,31 @@ def _paired_cells(line: str) -> list[tuple[str, str]]:
     tracker's attribute table: Redmine's "| Status: | Closed | Start date: | 16/02/2026 |", Jira's
     printable view): each key (as field_key spells it) and its value; a field left empty is
     skipped. None for any other line."""
-    if not line.lstrip().startswith("|") or line.count(":") < 2:  # a literal gate first
+    if not line.lstrip().startswith("|") or line.count("|") < 5:  # a literal gate first
         return []
     cells = table_cells(line)
-    if len(cells) < 4 or len(cells) % 2 or not all(
-            _PAIR_KEY_RE.match(key) for key in cells[::2]):
+    if len(cells) < 4 or len(cells) % 2 or not (
+            all(_PAIR_KEY_RE.match(key) for key in cells[::2]) or _control_row(cells)):
         return []
     return [(field_key(plain_text(key)), value.strip())
             for key, value in zip(cells[::2], cells[1::2], strict=True) if plain_text(value).strip()]
 
 
 _PAIR_KEY_RE = re.compile(r"^\s*+(?:\*\*|__)?[A-Za-z%][A-Za-z %/.-]{0,30}:(?:\*\*|__)?\s*$")
+# The other keys of a controlled document's control table, beside its state and its dates.
+_CONTROL_KEYS = frozenset({"version", "owner", "document owner", "author", "approved by", "document id",
+                           "document number", "doc id", "reference", "classification", "department"})
+
+
+def _control_row(cells: list[str]) -> bool:
+    """A document-control table's row of fields side by side without colons ("| Status | Approved
+    | Version | 1.2 |"): every key a control key, one of them the state or a date, and no value
+    a key's name (a log table's head, "| Date | Status | Owner | Notes |", pairs nothing)."""
+    keys = [field_key(plain_text(cell)) for cell in cells[::2]]
+    values = [field_key(plain_text(cell)) for cell in cells[1::2]]
+    dated = [names_state(key) or date_role(key) is not None for key in keys]
+    return (any(dated) and all(flag or key in _CONTROL_KEYS for flag, key in zip(dated, keys, strict=True))
+            and not any(names_state(v) or date_role(v) is not None or v in _CONTROL_KEYS for v in values))
 
 
 # A field written in a code span, as a badge-like header writes it.
@@ -480,7 +496,9 @@ def _joined_link_wraps(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 # sheet's "Version: 1.2 — Status: Approved", an archive stamp's "ARCHIVE COPY — Status: SUPERSEDED");
 # it starts after a non-blank, so a run of blanks is read once (linear), not from each of its characters.
 _FIELD_SPLIT_RE = re.compile(
-    r"(?<=\S)(?:\s+[·•|—–]|(?<=[a-z)])\.|[ \t](?=[ \t]))\s+"
+    # (a bold key after one blank too, as Jira's issue header writes its fields in a row:
+    # "**Status:** In Progress **Resolution:** Unresolved")
+    r"(?<=\S)(?:\s+[·•|—–]|(?<=[a-z)])\.|[ \t](?=[ \t])|(?=[ \t]\*\*[A-Z][A-Za-z ]{1,25}:\*\*[ \t]))\s+"
     r"(?=(?:\*\*|__)?[A-Z][A-Za-z ]{1,25}(?:\*\*|__)?:(?:\*\*|__)?\s)")
 
 

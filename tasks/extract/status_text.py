@@ -86,6 +86,12 @@ def status_observation(value: str, start: int, end: int) -> ObservationFact:
 _POINTER_RE = re.compile(r"^\W{0,3}(?:see|refer\s+to|described|tracked)\b", re.I)
 
 
+def is_status_word(text: str) -> bool:
+    """`text` is a status and nothing more ("Final", "In review", "Approved.")."""
+    leading = _LEADING_STATUS_RE.match(text.strip())
+    return leading is not None and not leading["rest"].strip(" .")
+
+
 def is_pointer(value: str) -> bool:
     """A status field's value that only points to where the status is."""
     return _POINTER_RE.match(value) is not None
@@ -126,6 +132,12 @@ _REPLACED_CLAUSE_RE = re.compile(
 # A note after a dash that points elsewhere or tells the reader what to do ("Superseded — see
 # "Customs API v2" (Loomio)", "Draft – for the Wednesday review, please comment inline").
 _NOTE_CLAUSE_RE = re.compile(r"^[\s,;:]*[–—-]\s*(?:see|for|please)\b", re.I)
+# What a draft waits for, after a comma ("Draft, for approval at the next CAB", "Draft, pending
+# sign-off by the board"), as minutes and committee papers write it: the step to come, not a status.
+_PENDING_CLAUSE_RE = re.compile(
+    r"^\s*,\s*(?:(?:for|pending|awaiting)\s+(?:approval|review|sign-?off|ratification|confirmation|comments?"
+    r"|agreement|adoption)|to\s+be\s+(?:approved|agreed|confirmed|ratified))\b", re.I)
+_WAITING_STATUSES = ("draft", "proposed", "in review", "under review")
 # A short note after a spaced dash that follows the state ("Closed — monitoring in place",
 # "Resolved – follow-ups tracked in Jira"), as a form's answer or a tracker's field adds one.
 _DASH_NOTE_RE = re.compile(r"^\s+[–—]\s+(?P<note>[^()\[\]]+?)[\s.]*$")
@@ -140,6 +152,8 @@ def _is_qualifier(status: str, rest: str) -> bool:
     """`rest` only says when (or by whom and when) `status` was reached, what replaced it, which
     version reached it, or where to read on."""
     if _REPLACED_CLAUSE_RE.match(rest) or _NOTE_CLAUSE_RE.match(rest):
+        return True
+    if _PENDING_CLAUSE_RE.match(rest) and status.lower().endswith(_WAITING_STATUSES):
         return True
     note = _DASH_NOTE_RE.match(rest)
     if note and len(note["note"].split()) <= _NOTE_WORDS and not _ANY_STATUS_RE.search(note["note"]):
@@ -185,22 +199,29 @@ def _only_date(text: str) -> bool:
 # Where else a page writes its status than in a `Status:` field.
 # A status mark in a title: "[ACCEPTED] Use Kafka", "Use Kafka [Draft]", "Use Kafka (Superseded)".
 TITLE_MARK_WORDS = ("superseded", "deprecated", "rejected", "proposed", "accepted", "approved", "draft",
-                    "withdrawn", "deferred", "final", "implemented", "obsolete", "abandoned", "wip")
+                    "withdrawn", "deferred", "final", "implemented", "obsolete", "abandoned", "wip",
+                    # a wiki page kept for the record ("Runbook: Solr restarts (RETIRED)")
+                    "retired", "archived")
 TITLE_MARK_RE = re.compile(r"\s*\[(?:" + "|".join(TITLE_MARK_WORDS) + r")\]\s*", re.I)
 _TITLE_MARK_RE = re.compile(
     r"\[(?P<bracket>" + "|".join(TITLE_MARK_WORDS) + r")\]|\((?P<paren>" + "|".join(TITLE_MARK_WORDS)
     + r")\)\s*$"
     # the mark after a dash that ends the title ("Retry budgets — DRAFT", "Payments API - Deprecated")
-    + r"|\s[—–-]\s+(?P<dash>" + "|".join(TITLE_MARK_WORDS) + r")\s*$", re.I)
+    + r"|\s[—–-]\s+(?P<dash>" + "|".join(TITLE_MARK_WORDS) + r")\s*$"
+    # the mark before a colon that opens the title ("DRAFT: Move search to OpenSearch")
+    + r"|^(?P<prefix>" + "|".join(TITLE_MARK_WORDS) + r"):\s+\S", re.I)
 
 
 def title_status(title: str) -> str | None:
     """The status a title's mark states ("[ACCEPTED] Use Kafka" -> ACCEPTED, "Retry budgets —
-    DRAFT" -> DRAFT), None for none."""
+    DRAFT" -> DRAFT, "DRAFT: Retry budgets" -> DRAFT), None for none."""
     stripped = title.rstrip()
-    marked = stripped.endswith(")") or any(mark in title for mark in ("[", "—", "–", " - "))
+    marked = (stripped.endswith(")") or ":" in title[:16]
+              or any(mark in title for mark in ("[", "—", "–", " - ")))
     match = _TITLE_MARK_RE.search(title) if marked else None
-    return (match["bracket"] or match["paren"] or match["dash"]) if match else None
+    if match is None:
+        return None
+    return match["bracket"] or match["paren"] or match["dash"] or match["prefix"]
 
 
 # A shields.io badge whose label is the status ("![status](https://img.shields.io/badge/status-accepted-green)"):

@@ -348,7 +348,9 @@ def _pct(part: int, whole: int) -> str:
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
              "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
-             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39", "heldout40", "heldout41", "heldout42", "heldout43", "heldout44"])
+             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32",
+             "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39",
+             "heldout40", "heldout41", "heldout42", "heldout43", "heldout44", "stat71"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -1066,3 +1068,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name in {"stat45", "stat49", "stat50"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
+    # stat71 (issue 23 item 2: status and dates in the shapes least like the tuning sets': a controlled
+    # SOP and an obsolete architecture page, Redmine, GitHub and GitLab issues, a Confluence design,
+    # Google Docs, CAB change request and minutes, title marks, a status only in a document
+    # history's last row; written with its gold before any extractor run). At 8028f6fc: 14/14
+    # documents, 59/72 found, 34/40 real (its names judged by its writer), status 11/14, dates 16/17,
+    # conclusions 27/30, links 3/3, 0 boilerplate, 0 spurious. After stat71's rules: status 14/14,
+    # dates 17/17 (GitLab's state line, Redmine's filing byline over a Start date, a draft's "for
+    # approval" clause, the revision history's latest row), the rest unchanged.
+    if name == "stat71":
+        assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
+        assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
+        assert typed >= 59 and real >= 34 and meta["conclusions"][0] >= 27 and meta["links"][0] == 3, meta
