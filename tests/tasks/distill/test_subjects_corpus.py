@@ -348,7 +348,7 @@ def _pct(part: int, whole: int) -> str:
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
              "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
-             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39", "heldout40", "heldout41", "heldout42"])
+             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39", "heldout40", "heldout41", "heldout42", "concl71"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
