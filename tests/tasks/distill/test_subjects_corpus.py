@@ -229,7 +229,10 @@ EQUIVALENT_LABELS = {"Decision": ("Design",), "Chosen design": ("Design", "Decis
                      "Summary": ("Overview",),
                      "Root cause": ("Cause",),
                      # heldout29's gold writes "Action" for what every other set calls an "Action item"
-                     "Action": ("Action item",)}
+                     "Action": ("Action item",),
+                     # concl71's gold names a paper's recommendation, an experiment's hypothesis and
+                     # result by their sections' words; the readers call them Decision, Goal, Outcome
+                     "Recommendation": ("Decision",), "Hypothesis": ("Goal",), "Result": ("Outcome",)}
 
 
 def _unmarked(text: str) -> str:

@@ -1,0 +1,93 @@
+"""Statements led by a label that names their part, on lines no other reader kept (pure).
+
+House styles state a conclusion on one line after a short label of what it is, in the middle of
+a plain paragraph or a record's block of fields, not under a heading: a change board's "CAB
+decision: Approved with conditions. Roll out to Kendal first ...", a paper's "Decision of the
+Committee (12 March 2025): Option B approved.", a briefing note's "BLUF: ..." and "Ask: ...",
+an e-mail's "Why: ...", an issue comment's "Fix: ..." or "Agreed in the team meeting today:
+...". The label is read as a field's words (field_statements.field_part); the whole value (its
+line and the lines that go on with it) is kept under that part, so that a verdict and its terms
+("Deferred. The agreement is not yet signed") stay one observation. A label of the document's
+metadata ("Status:", "Requested by:"), a label that names no part or only a story or a design
+("Description:", "What happened:"), a short value and a line another reader kept are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tasks.extract.field_statements import _META_FIELD_RE, field_part
+from tasks.extract.genre_text import clean_visible, part_fact
+from tasks.extract.model import ObservationFact
+from tasks.extract.statement_text import is_statement
+from tasks.extract.structure import Structure, section_key
+from tasks.extract.text import plain_text
+
+MAX_LED = 20  # a document's led statements kept, in document order
+_MAX_LABEL_WORDS = 5
+_MAX_DECIDING_LABEL_WORDS = 8  # "Agreed in the digital team meeting today: ..."
+_MAX_VALUE_LINES = 6
+# "Label: value", "- Label: value", "Label (12 March 2025): value"; not a URL's "https:".
+_LED_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?P<label>[A-Za-z][\w /'’&-]{0,60}?)(?:\s*\([^()]{1,40}\))?:[ \t]+(?P<value>\S.*)$")
+_DECIDING_RE = re.compile(r"^(?:agreed|decided|decision|resolved)\b")
+# The parts a label names that are kept although they say no kind of conclusion: the summary a
+# briefing note puts first; not a description, a background or a story.
+_SUMMARY_LABEL_RE = re.compile(r"^(?:summary|bluf|bottom\s+line(?:\s+up\s+front)?|tl;?dr|in\s+short)$")
+_OPEN_PARTS = frozenset({"Summary", "Design", "Outcome"})
+# The phrases that lead the statements of an experiment's test card and learning card (the
+# Strategyzer cards teams copy: "We believe that ...", "We observed ...", "From that we learned
+# ...", "Therefore, we will ..."), each with the part it states; the learning card's "We believed
+# that" repeats the hypothesis and is not kept again.
+_CARD_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("Goal", re.compile(r"^we\s+believe\s+that\s", re.I)),
+    ("Outcome", re.compile(r"^we\s+observed\s+(?:that\s)?", re.I)),
+    ("Lesson", re.compile(r"^from\s+th(?:at|is)\s+we\s+learn(?:ed|t)\s", re.I)),
+    ("Decision", re.compile(r"^therefore,?\s+we\s+will\s", re.I)),
+)
+_CODE_OPENERS = ("```", "~~~", "    ", "\t", "|", ">")
+
+
+def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The led statements of the document's lines that `facts` do not hold, each labelled by
+    the part its label names."""
+    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    lines = [(n, line) for n, line in clean_visible(structure) if n not in structure.heading_lines]
+    found: list[ObservationFact] = []
+    index = 0
+    while index < len(lines) and len(found) < MAX_LED:
+        number, line = lines[index]
+        index += 1
+        if number in held or line.startswith(_CODE_OPENERS):
+            continue
+        carded = next((part for part, phrase in _CARD_PHRASES if phrase.match(line)), None)
+        if carded is not None:
+            found += _value(carded, plain_text(line.strip()), number, number)
+            continue
+        led = _LED_RE.match(line) if ":" in line else None
+        if led is None:
+            continue
+        label = section_key(led["label"])
+        words = len(label.split())
+        if words > (_MAX_DECIDING_LABEL_WORDS if _DECIDING_RE.match(label) else _MAX_LABEL_WORDS):
+            continue
+        part = field_part(label)
+        if part is None or _META_FIELD_RE.search(label) or part in _OPEN_PARTS and not (
+                part == "Summary" and _SUMMARY_LABEL_RE.match(label)):
+            continue
+        value = [led["value"].strip()]
+        last = number
+        while index < len(lines) and len(value) < _MAX_VALUE_LINES:
+            later, text = lines[index]
+            if not text.strip() or later != last + 1 or later in held or _LED_RE.match(text) \
+                    or text.lstrip()[:1] in "-*+|":
+                break
+            value.append(text.strip())
+            last = later
+            index += 1
+        found += _value(part, plain_text(" ".join(value)), number, last)
+    return found
+
+
+def _value(part: str, said: str, first: int, last: int) -> list[ObservationFact]:
+    return [part_fact(part, (said, first, last), "detail")] if is_statement(said) else []
