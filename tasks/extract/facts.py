@@ -19,6 +19,7 @@ from tasks.extract.genre_parts import record_risks
 from tasks.extract.genre_subjects import DECISION_RECORD, add_genre_subjects, notes_named_by_day
 from tasks.extract.genres import POSTMORTEM
 from tasks.extract.led_statements import led_statements
+from tasks.extract.issue_threads import thread_resolution
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.part_statements import add_part_statements
@@ -65,6 +66,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         add_plain_conclusions(result, structure, whole=True)
     if not result.is_decision_record:  # what a form's answers and a page's fields state
         result.observations += led_statements(structure, result.observations)  # "CAB decision: ..."
+        result.observations += thread_resolution(structure, result.observations)  # an issue's closing comment
         result.observations += field_statements(structure, result.observations, incident=genre == POSTMORTEM,
                                                 headings=genre is None)
     result.observations += task_items(structure, result.observations)  # a task list's owned open items
