@@ -6,10 +6,11 @@ decision: Approved with conditions. Roll out to Kendal first ...", a paper's "De
 Committee (12 March 2025): Option B approved.", a briefing note's "BLUF: ..." and "Ask: ...",
 an e-mail's "Why: ...", an issue comment's "Fix: ..." or "Agreed in the team meeting today:
 ...". The label is read as a field's words (field_statements.field_part); the whole value (its
-line and the lines that go on with it) is kept under that part, so that a verdict and its terms
+line and the lines that go on with it, its label too) is kept under that part, so that a verdict and its terms
 ("Deferred. The agreement is not yet signed") stay one observation. A label of the document's
 metadata ("Status:", "Requested by:"), a label that names no part or only a story or a design
-("Description:", "What happened:"), a short value and a line another reader kept are left alone.
+("Description:", "What happened:"), a short value and a statement whose words another reader
+kept are left alone.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 
 from tasks.extract.field_statements import _META_FIELD_RE, field_part
 from tasks.extract.genre_text import clean_visible, part_fact
-from tasks.extract.model import ObservationFact
+from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text
@@ -27,6 +28,7 @@ MAX_LED = 20  # a document's led statements kept, in document order
 _MAX_LABEL_WORDS = 5
 _MAX_DECIDING_LABEL_WORDS = 8  # "Agreed in the digital team meeting today: ..."
 _MAX_VALUE_LINES = 6
+_HELD_CHARS = 60  # the opening of a value that another reader's observation holds when it kept it
 # "Label: value", "- Label: value", "Label (12 March 2025): value"; not a URL's "https:".
 _LED_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<label>[A-Za-z][\w /'’&-]{0,60}?)(?:\s*\([^()]{1,40}\))?:[ \t]+(?P<value>\S.*)$")
@@ -45,24 +47,24 @@ _CARD_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Lesson", re.compile(r"^from\s+th(?:at|is)\s+we\s+learn(?:ed|t)\s", re.I)),
     ("Decision", re.compile(r"^therefore,?\s+we\s+will\s", re.I)),
 )
+_ITEM_MARK_RE = re.compile(r"^[-*+]\s+")
 _CODE_OPENERS = ("```", "~~~", "    ", "\t", "|", ">")
 
 
 def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
     """The led statements of the document's lines that `facts` do not hold, each labelled by
     the part its label names."""
-    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     lines = [(n, line) for n, line in clean_visible(structure) if n not in structure.heading_lines]
-    found: list[ObservationFact] = []
+    found: list[tuple[str, LineSpan]] = []
     index = 0
-    while index < len(lines) and len(found) < MAX_LED:
+    while index < len(lines):
         number, line = lines[index]
         index += 1
-        if number in held or line.startswith(_CODE_OPENERS):
+        if line.startswith(_CODE_OPENERS):
             continue
         carded = next((part for part, phrase in _CARD_PHRASES if phrase.match(line)), None)
         if carded is not None:
-            found += _value(carded, plain_text(line.strip()), number, number)
+            found.append((carded, (plain_text(line.strip()), number, number)))
             continue
         led = _LED_RE.match(line) if ":" in line else None
         if led is None:
@@ -75,19 +77,24 @@ def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[O
         if part is None or _META_FIELD_RE.search(label) or part in _OPEN_PARTS and not (
                 part == "Summary" and _SUMMARY_LABEL_RE.match(label)):
             continue
-        value = [led["value"].strip()]
+        # its label kept, as the field readers keep a lead-in ("Root cause: ..."), unless it is the part's name
+        value = [led["value"].strip() if label == part.lower() else _ITEM_MARK_RE.sub("", line.strip(), count=1)]
         last = number
         while index < len(lines) and len(value) < _MAX_VALUE_LINES:
             later, text = lines[index]
-            if not text.strip() or later != last + 1 or later in held or _LED_RE.match(text) \
+            if not text.strip() or later != last + 1 or _LED_RE.match(text) \
                     or text.lstrip()[:1] in "-*+|":
                 break
             value.append(text.strip())
             last = later
             index += 1
-        found += _value(part, plain_text(" ".join(value)), number, last)
-    return found
+        found.append((part, (plain_text(" ".join(value)), number, last)))
+    return [part_fact(part, span, "detail") for part, span in found
+            if is_statement(span[0]) and not _held(span, facts)][:MAX_LED]
 
 
-def _value(part: str, said: str, first: int, last: int) -> list[ObservationFact]:
-    return [part_fact(part, (said, first, last), "detail")] if is_statement(said) else []
+def _held(span: LineSpan, facts: list[ObservationFact]) -> bool:
+    """Does an observation of the span's lines hold its words (its opening, the label left out)?"""
+    text, first, last = span
+    opening = text.split(": ", 1)[-1][:_HELD_CHARS]
+    return any(fact.line_start <= last and first <= fact.line_end and opening in fact.text for fact in facts)
