@@ -18,8 +18,8 @@ from tasks.extract.genre_links import log_entry_keys
 from tasks.extract.genre_parts import record_risks
 from tasks.extract.genre_subjects import DECISION_RECORD, add_genre_subjects, notes_named_by_day
 from tasks.extract.genres import POSTMORTEM
-from tasks.extract.led_statements import led_statements
 from tasks.extract.issue_threads import thread_resolution
+from tasks.extract.led_statements import led_statements
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.part_statements import add_part_statements

@@ -31,8 +31,8 @@ from tasks.extract.genre_text import clean_visible, part_fact
 from tasks.extract.genres import is_field_line
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.part_statements import statements, topic_label, unkept
-from tasks.extract.plain_headings import over_list, plain_heading
 from tasks.extract.plain_conclusions import READ_BY_HEADING, heading_role
+from tasks.extract.plain_headings import over_list, plain_heading
 from tasks.extract.review_statements import incident_part
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
@@ -88,7 +88,8 @@ FIELD_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Alert", re.compile(r"\bwhen\s+to\s+use\b|\buse\s+(?:this\s+\w+\s+)?when\b|\bsymptoms?\b")),
     ("Diagnosis", re.compile(r"\bdiagnos\w*|\btroubleshoot\w*|\bchecks\b")),
     ("Responsibility", re.compile(r"\bresponsib\w*")),
-    ("Summary", re.compile(r"\bsummary\b|\bbluf\b|\bbottom\s+line\b|\bwhat\s+happened\b|\bdescri(?:be|ption)\b|\boverview\b"
+    ("Summary", re.compile(r"\bsummary\b|\bbluf\b|\bbottom\s+line\b"  # a briefing note's BLUF
+                           r"|\bwhat\s+happened\b|\bdescri(?:be|ption)\b|\boverview\b"
                            r"|\babstract\b|\bbackground\b|\bcontext\b|\bproblem\b")),
     ("Design", re.compile(r"\bdesign\b|\bapproach\b|\bsolution\b|\btreatment\b|\bhow\s+it\s+works\b"
                           r"|\bproposal\b|\bproposed\b|\bmethod\b|\bplan\b|\bscope\b|\bnature\b")),
@@ -127,6 +128,8 @@ _NUMBER_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*|[a-z]|[ivx]{1,4})[.)]?\s+", 
 # A paper's paragraph number ("3.2 The Committee agreed ..."): the paragraph's place, not its words.
 _PARAGRAPH_NUMBER_RE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2})+\.?\s+(?=\S)")
 _ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+# A paper's lettered sub-paragraph ("  a. the Herbarium stays on ...", "(b) records reach ..."): an item.
+_LETTERED_ITEM_RE = re.compile(r"^\s*\(?[a-h][.)]\s+(?=\S)")
 _BREAK_RE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|={3,})\s*$")  # a thematic break ends an answer
 # A line of guidance: wholly in emphasis ("*If your decision departs from ..., explain why*").
 _GUIDANCE_RE = re.compile(r"^\s*(?:>\s*)?(\*|_)(?!\1)[^*_]+\1\s*$")
@@ -169,7 +172,8 @@ def field_statements(structure: Structure, facts: list[ObservationFact], *, inci
         if _META_FIELD_RE.search(_key(words)) or _FAQ_RE.match(words):
             continue
         part = field_part(words)
-        unnumbered = [(n, _PARAGRAPH_NUMBER_RE.sub("", text, count=1)) for n, text in lines]
+        unnumbered = [(n, _LETTERED_ITEM_RE.sub("- ", _PARAGRAPH_NUMBER_RE.sub("", text, count=1), count=1))
+                      for n, text in lines]
         kept = 0
         for span in statements(structure, unnumbered, value=True):
             lead = _LEAD_RE.match(span[0])  # "Related: ...", "Owner: ..." told inside a value
@@ -251,7 +255,8 @@ def _line_fields(structure: Structure) -> tuple[list[Field], set[int], set[int]]
         # a plain-text paper's heading directly over its text ("Backout plan" then the fallback),
         # a lead-in directly over its list ("What changes for you:" then the items)
         following = lines[at + 1][1]
-        lead = _field_line(lines[at][1]) if over_list(following) and lines[at][1].rstrip().endswith(":") else None
+        led_in = over_list(following) and lines[at][1].rstrip().endswith(":")
+        lead = _field_line(lines[at][1]) if led_in else None
         return lead or plain_heading(lines[at][1], following, field_part)
 
     while index < len(lines):

@@ -2,7 +2,8 @@
 
 House styles state a conclusion on one line after a short label of what it is, in the middle of
 a plain paragraph or a record's block of fields, not under a heading: a change board's "CAB
-decision: Approved with conditions. Roll out to Kendal first ...", a paper's "Decision of the
+decision: Approved with conditions. Roll out to Kendal first ...", an options table's cell
+"Rejected for now: migration would stop digitisation", a paper's "Decision of the
 Committee (12 March 2025): Option B approved.", a briefing note's "BLUF: ..." and "Ask: ...",
 an e-mail's "Why: ...", an issue comment's "Fix: ..." or "Agreed in the team meeting today:
 ...". The label is read as a field's words (field_statements.field_part); the whole value (its
@@ -23,6 +24,7 @@ from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text
+from tasks.markdown.tables import table_cells
 
 MAX_LED = 20  # a document's led statements kept, in document order
 _MAX_LABEL_WORDS = 5
@@ -48,7 +50,7 @@ _CARD_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Decision", re.compile(r"^therefore,?\s+we\s+will\s", re.I)),
 )
 _ITEM_MARK_RE = re.compile(r"^[-*+]\s+")
-_CODE_OPENERS = ("```", "~~~", "    ", "\t", "|", ">")
+_CODE_OPENERS = ("```", "~~~", "    ", "\t", ">")
 
 
 def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -60,25 +62,21 @@ def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[O
     while index < len(lines):
         number, line = lines[index]
         index += 1
+        if line.lstrip().startswith("|"):  # a table's cells, each led by its own label
+            found += [(part, (plain_text(cell), number, number)) for cell in table_cells(line)
+                      if (part := _led_part(cell)) is not None]
+            continue
         if line.startswith(_CODE_OPENERS):
             continue
         carded = next((part for part, phrase in _CARD_PHRASES if phrase.match(line)), None)
         if carded is not None:
             found.append((carded, (plain_text(line.strip()), number, number)))
             continue
-        led = _LED_RE.match(line) if ":" in line else None
-        if led is None:
+        part = _led_part(line)
+        if part is None:
             continue
-        label = section_key(led["label"])
-        words = len(label.split())
-        if words > (_MAX_DECIDING_LABEL_WORDS if _DECIDING_RE.match(label) else _MAX_LABEL_WORDS):
-            continue
-        part = field_part(label)
-        if part is None or _META_FIELD_RE.search(label) or part in _OPEN_PARTS and not (
-                part == "Summary" and _SUMMARY_LABEL_RE.match(label)):
-            continue
-        # its label kept, as the field readers keep a lead-in ("Root cause: ..."), unless it is the part's name
-        value = [led["value"].strip() if label == part.lower() else _ITEM_MARK_RE.sub("", line.strip(), count=1)]
+        # its label kept, as the field readers keep a lead-in ("Lesson: Lesson: ..."): a reader may quote it
+        value = [_ITEM_MARK_RE.sub("", line.strip(), count=1)]
         last = number
         while index < len(lines) and len(value) < _MAX_VALUE_LINES:
             later, text = lines[index]
@@ -91,6 +89,21 @@ def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[O
         found.append((part, (plain_text(" ".join(value)), number, last)))
     return [part_fact(part, span, "detail") for part, span in found
             if is_statement(span[0]) and not _held(span, facts)][:MAX_LED]
+
+
+def _led_part(text: str) -> str | None:
+    """The part the label that leads `text` names ("CAB decision: ..." -> "Decision"), or None."""
+    led = _LED_RE.match(text) if ":" in text else None
+    if led is None:
+        return None
+    label = section_key(led["label"])
+    if len(label.split()) > (_MAX_DECIDING_LABEL_WORDS if _DECIDING_RE.match(label) else _MAX_LABEL_WORDS):
+        return None
+    part = field_part(label)
+    if part is None or _META_FIELD_RE.search(label) or part in _OPEN_PARTS and not (
+            part == "Summary" and _SUMMARY_LABEL_RE.match(label)):
+        return None
+    return part
 
 
 def _held(span: LineSpan, facts: list[ObservationFact]) -> bool:

