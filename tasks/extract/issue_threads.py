@@ -34,7 +34,8 @@ _FIELD_CHANGE_RE = re.compile(r"^\s*\S.{0,40}\s+(?:changed\s+from|set\s+to|delet
 def thread_resolution(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
     """The closing comment's statements that `facts` do not hold, as the issue's Resolution."""
     lines = clean_visible(structure)
-    starts = [index for index, (_, line) in enumerate(lines) if _ENTRY_RE.match(line)]
+    starts = [index for index, (_, line) in enumerate(lines)
+              if ("omment" in line or "pdated by" in line) and _ENTRY_RE.match(line)]
     if len(starts) < 2:
         return []
     entries = [lines[start + 1:end] for start, end in zip(starts, [*starts[1:], len(lines)], strict=True)]

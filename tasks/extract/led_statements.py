@@ -43,12 +43,10 @@ _OPEN_PARTS = frozenset({"Summary", "Design", "Outcome"})
 # Strategyzer cards teams copy: "We believe that ...", "We observed ...", "From that we learned
 # ...", "Therefore, we will ..."), each with the part it states; the learning card's "We believed
 # that" repeats the hypothesis and is not kept again.
-_CARD_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("Goal", re.compile(r"^we\s+believe\s+that\s", re.I)),
-    ("Outcome", re.compile(r"^we\s+observed\s+(?:that\s)?", re.I)),
-    ("Lesson", re.compile(r"^from\s+th(?:at|is)\s+we\s+learn(?:ed|t)\s", re.I)),
-    ("Decision", re.compile(r"^therefore,?\s+we\s+will\s", re.I)),
-)
+_CARD_PHRASE_RE = re.compile(
+    r"^(?:(?P<Goal>we\s+believe\s+that\s)|(?P<Outcome>we\s+observed\s)"
+    r"|(?P<Lesson>from\s+th(?:at|is)\s+we\s+learn(?:ed|t)\s)|(?P<Decision>therefore,?\s+we\s+will\s))", re.I)
+_CARD_OPENERS = frozenset("WwFfTt")
 _ITEM_MARK_RE = re.compile(r"^[-*+]\s+")
 _CODE_OPENERS = ("```", "~~~", "    ", "\t", ">")
 
@@ -62,15 +60,17 @@ def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[O
     while index < len(lines):
         number, line = lines[index]
         index += 1
+        opener = line[:1]
+        if opener in _CARD_OPENERS and (card := _CARD_PHRASE_RE.match(line)) is not None:
+            found.append((str(card.lastgroup), (plain_text(line.strip()), number, number)))
+            continue
+        if ":" not in line:  # (a literal gate: a label ends with a colon)
+            continue
         if line.lstrip().startswith("|"):  # a table's cells, each led by its own label
             found += [(part, (plain_text(cell), number, number)) for cell in table_cells(line)
                       if (part := _led_part(cell)) is not None]
             continue
         if line.startswith(_CODE_OPENERS):
-            continue
-        carded = next((part for part, phrase in _CARD_PHRASES if phrase.match(line)), None)
-        if carded is not None:
-            found.append((carded, (plain_text(line.strip()), number, number)))
             continue
         part = _led_part(line)
         if part is None:
@@ -93,7 +93,7 @@ def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[O
 
 def _led_part(text: str) -> str | None:
     """The part the label that leads `text` names ("CAB decision: ..." -> "Decision"), or None."""
-    led = _LED_RE.match(text) if ":" in text else None
+    led = _LED_RE.match(text)
     if led is None:
         return None
     label = section_key(led["label"])
