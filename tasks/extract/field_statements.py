@@ -34,6 +34,7 @@ from tasks.extract.part_statements import statements, topic_label, unkept
 from tasks.extract.plain_conclusions import READ_BY_HEADING, heading_role
 from tasks.extract.plain_headings import over_list, plain_heading
 from tasks.extract.review_statements import incident_part
+from tasks.extract.statement_labels import marked_label
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text
@@ -98,6 +99,7 @@ FIELD_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _OPEN_PARTS = frozenset({"Summary", "Design", "Outcome"})
 # What a statement's own words tell over any field's part: an option turned down, a worry.
 _TOLD_OVER_FIELD = frozenset({"Rejected", "Risk"})
+_CHOSEN_OPTION_RE = re.compile(r"\((?:recommended|preferred|chosen|selected)\)", re.I)
 # A field of the document's metadata (read by the status, date, people and link readers), or of
 # the form's own ("Responder", "I confirm ...").
 _META_FIELD_RE = re.compile(
@@ -183,7 +185,8 @@ def field_statements(structure: Structure, facts: list[ObservationFact], *, inci
             label = _label(span[0], part, lead[1] if lead else "", own)
             if label is None and span[1] in heard:
                 label = "Outcome"  # a minute's statement of no part: what the committee heard
-            if label and kept < MAX_PER_FIELD:
+            # (a scribe's mark, MeetBot's "AGREED:" in its one summary field, is kept past the cap)
+            if label and (kept < MAX_PER_FIELD or marked_label(span[0]) is not None):
                 labels[span] = label
                 spans.append(span)
                 kept += 1
@@ -217,6 +220,8 @@ def _label(text: str, part: str | None, lead: str, own: Callable[[str], str | No
     said = own(text)
     if said in _TOLD_OVER_FIELD or part is None or part in _OPEN_PARTS:
         return said or part
+    if part == "Rejected" and _CHOSEN_OPTION_RE.search(text):
+        return "Decision"  # the option an options list marks as chosen ("Option B - ... (recommended)")
     return part
 
 

@@ -9,9 +9,10 @@ an e-mail's "Why: ...", an issue comment's "Fix: ..." or "Agreed in the team mee
 ...". The label is read as a field's words (field_statements.field_part); the whole value (its
 line and the lines that go on with it, its label too) is kept under that part, so that a verdict and its terms
 ("Deferred. The agreement is not yet signed") stay one observation. A label of the document's
-metadata ("Status:", "Requested by:"), a label that names no part or only a story or a design
-("Description:", "What happened:"), a short value and a statement whose words another reader
-kept are left alone.
+metadata ("Status:", "Requested by:"), an entry's key ("Rule 4:"), a label that names no part or
+only a story or a design ("Description:", "What happened:"), a decision that only points to a
+recording, a short value, a list item (the list readers read its label, with their caps) and a
+statement whose words another reader kept are left alone.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import re
 
 from tasks.extract.field_statements import _META_FIELD_RE, field_part
+from tasks.extract.genre_conclusions import _NOT_DECISION_RE
 from tasks.extract.genre_text import clean_visible, part_fact
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.statement_text import is_statement
@@ -31,9 +33,9 @@ _MAX_LABEL_WORDS = 5
 _MAX_DECIDING_LABEL_WORDS = 8  # "Agreed in the digital team meeting today: ..."
 _MAX_VALUE_LINES = 6
 _HELD_CHARS = 60  # the opening of a value that another reader's observation holds when it kept it
-# "Label: value", "- Label: value", "Label (12 March 2025): value"; not a URL's "https:".
+# "Label: value", "Label (12 March 2025): value"; not a URL's "https:".
 _LED_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?P<label>[A-Za-z][\w /'’&-]{0,60}?)(?:\s*\([^()]{1,40}\))?:[ \t]+(?P<value>\S.*)$")
+    r"^\s*(?P<label>[A-Za-z][\w /'’&-]{0,60}?)(?:\s*\([^()]{1,40}\))?:[ \t]+(?P<value>\S.*)$")
 _DECIDING_RE = re.compile(r"^(?:agreed|decided|decision|resolved)\b")
 # The parts a label names that are kept although they say no kind of conclusion: the summary a
 # briefing note puts first; not a description, a background or a story.
@@ -70,13 +72,13 @@ def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[O
             found += [(part, (plain_text(cell), number, number)) for cell in table_cells(line)
                       if (part := _led_part(cell)) is not None]
             continue
-        if line.startswith(_CODE_OPENERS):
-            continue
+        if line.startswith(_CODE_OPENERS) or _ITEM_MARK_RE.match(line.lstrip()):
+            continue  # (a list item's own label is read by the list readers, with their caps)
         part = _led_part(line)
-        if part is None:
+        if part is None or part == "Decision" and _points_elsewhere(line):
             continue
         # its label kept, as the field readers keep a lead-in ("Lesson: Lesson: ..."): a reader may quote it
-        value = [_ITEM_MARK_RE.sub("", line.strip(), count=1)]
+        value = [line.strip()]
         last = number
         while index < len(lines) and len(value) < _MAX_VALUE_LINES:
             later, text = lines[index]
@@ -97,6 +99,8 @@ def _led_part(text: str) -> str | None:
     if led is None:
         return None
     label = section_key(led["label"])
+    if any(c.isdigit() for c in label):
+        return None  # an entry's key ("Rule 4:", "D-12:"), not a part's name
     if len(label.split()) > (_MAX_DECIDING_LABEL_WORDS if _DECIDING_RE.match(label) else _MAX_LABEL_WORDS):
         return None
     part = field_part(label)
@@ -104,6 +108,13 @@ def _led_part(text: str) -> str | None:
             part == "Summary" and _SUMMARY_LABEL_RE.match(label)):
         return None
     return part
+
+
+def _points_elsewhere(line: str) -> bool:
+    """Does a decision's label only point to the meeting's recording or notes ("Decision:
+    Recording available here: https://...")?"""
+    led = _LED_RE.match(line)
+    return led is not None and _NOT_DECISION_RE.match(f"Decision: {led['value']}") is not None
 
 
 def _held(span: LineSpan, facts: list[ObservationFact]) -> bool:

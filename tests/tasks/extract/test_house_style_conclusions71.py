@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.experiment_results import experiment_results
-from tasks.extract.field_statements import field_part
+from tasks.extract.field_statements import field_part, field_statements
 from tasks.extract.issue_threads import thread_resolution
 from tasks.extract.led_statements import led_statements
 from tasks.extract.plain_headings import plain_heading
@@ -67,6 +67,7 @@ def test_a_plain_text_papers_parts_are_read_under_its_headings() -> None:
         in said
     assert "Rationale: The current CSV export is copied by hand and was late four times in 2025." in said
     assert "Rejected: Rejected: it depends on one clerk being in the office." in said
+    assert "Decision: Option B - a nightly API transfer (recommended)." in said  # not the rejected options
     assert "Mitigation: If the transfer fails twice in a row the clerk sends the CSV export as before." in said
     assert "Decision: Decision of the Panel (4 February 2026): Option B approved for go-live in April." in said
 
@@ -188,3 +189,12 @@ def test_meetbots_own_lines_are_no_statements() -> None:
     said = _observations(summary)
     assert not [text for text in said if "Meeting started" in text or "Meeting ended" in text or "MeetBot" in text]
     assert any(text.startswith("Decision: ") and "keep nightly backups for 35 days" in text for text in said)
+
+
+def test_a_scribes_marked_decision_is_kept_past_a_fields_cap() -> None:
+    said = "\n".join(f"* the queue for region {n} drained in under an hour  (bo, 14:{n:02d}:00)" for n in range(10))
+    summary = (f"Meeting summary\n---------------\n{said}\n"
+               "* AGREED: move the nightly job to 02:00 for every region  (ana, 14:31:40)\n")
+    decisions = [fact.text for fact in field_statements(scan(summary.split("\n"), 1), [], headings=True)
+                 if fact.text.startswith("Decision: ")]
+    assert decisions == ["Decision: AGREED: move the nightly job to 02:00 for every region (ana, 14:31:40)"]
