@@ -5,6 +5,8 @@ its results, an issue thread's closing comment. Fixtures written for these tests
 
 from __future__ import annotations
 
+import pytest
+
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.experiment_results import experiment_results
 from tasks.extract.field_statements import field_part, field_statements
@@ -86,19 +88,20 @@ Status: Pending
 """
 
 
-def test_a_label_that_names_a_part_leads_its_statement() -> None:
-    said = [fact.text for fact in led_statements(scan(CHANGE_BOARD.split("\n"), 1), [])]
-    assert said == ["Mitigation: Backout plan: reinstall firmware 8 from the saved image on the console.",
-                    "Decision: CAB decision: Deferred. The vendor has not yet confirmed support for our client version."]
+BRIEFING_NOTE = ("Briefing note\n\nTo: Board\nFrom: Ana Ruiz\n\n"
+                 "BLUF: Move the help desk to the new ticketing system in May; it saves two licences.\n\n"
+                 "Ask: The Board is asked to approve the move at its April meeting.\n")
 
 
-def test_a_briefing_notes_bottom_line_and_ask_are_kept() -> None:
-    note = ("Briefing note\n\nTo: Board\nFrom: Ana Ruiz\n\n"
-            "BLUF: Move the help desk to the new ticketing system in May; it saves two licences.\n\n"
-            "Ask: The Board is asked to approve the move at its April meeting.\n")
-    said = [fact.text for fact in led_statements(scan(note.split("\n"), 1), [])]
-    assert said == ["Summary: BLUF: Move the help desk to the new ticketing system in May; it saves two licences.",
-                    "Ask: Ask: The Board is asked to approve the move at its April meeting."]
+@pytest.mark.parametrize(("text", "expected"), [
+    (CHANGE_BOARD, ["Mitigation: Backout plan: reinstall firmware 8 from the saved image on the console.",
+                    "Decision: CAB decision: Deferred. The vendor has not yet confirmed support for our client version."]),
+    # a briefing note's bottom line and its ask
+    (BRIEFING_NOTE, ["Summary: BLUF: Move the help desk to the new ticketing system in May; it saves two licences.",
+                     "Ask: Ask: The Board is asked to approve the move at its April meeting."]),
+])
+def test_a_label_that_names_a_part_leads_its_statement(text: str, expected: list[str]) -> None:
+    assert [fact.text for fact in led_statements(scan(text.split("\n"), 1), [])] == expected
 
 
 def test_an_experiments_cards_say_their_parts() -> None:
