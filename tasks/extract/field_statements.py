@@ -255,14 +255,7 @@ def _line_fields(structure: Structure) -> tuple[list[Field], set[int], set[int]]
         alone = opens and (blank[at + 1] or underlined(at)) and not blank[at]
         if alone:
             return _field_line(lines[at][1]) or plain_heading(lines[at][1], "", field_part)
-        if not opens or blank[at]:
-            return None
-        # a plain-text paper's heading directly over its text ("Backout plan" then the fallback),
-        # a lead-in directly over its list ("What changes for you:" then the items)
-        following = lines[at + 1][1]
-        led_in = over_list(following) and lines[at][1].rstrip().endswith(":")
-        lead = _field_line(lines[at][1]) if led_in else None
-        return lead or plain_heading(lines[at][1], following, field_part)
+        return None if not opens or blank[at] else _field_over_text(lines[at][1], lines[at + 1][1])
 
     while index < len(lines):
         number, line = lines[index]
@@ -298,6 +291,13 @@ def _line_fields(structure: Structure) -> tuple[list[Field], set[int], set[int]]
             continue
         index += 1
     return fields, used, heard
+
+
+def _field_over_text(line: str, following: str) -> str | None:
+    """The field a line names directly over its text: a plain-text paper's heading ("Backout
+    plan" then the fallback), a lead-in over its list ("What changes for you:" then the items)."""
+    led_in = over_list(following) and line.rstrip().endswith(":")
+    return (_field_line(line) if led_in else None) or plain_heading(line, following, field_part)
 
 
 def _run_in_value(lines: list[tuple[int, str]], blank: list[bool], headings: set[int], index: int
