@@ -50,7 +50,8 @@ _CARD_PHRASE_RE = re.compile(
     r"|(?P<Lesson>from\s+th(?:at|is)\s+we\s+learn(?:ed|t)\s)|(?P<Decision>therefore,?\s+we\s+will\s))", re.I)
 _CARD_OPENERS = frozenset("WwFfTt")
 _ITEM_MARK_RE = re.compile(r"^[-*+]\s+")
-_CODE_OPENERS = ("```", "~~~", "    ", "\t", ">")
+# an indented code block's lines and a quote's (fenced code is not among the visible lines)
+_CODE_OPENERS = ("    ", "\t", ">")
 
 
 def led_statements(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
