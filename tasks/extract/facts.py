@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tasks.extract.cov_tasks import task_items
+from tasks.extract.experiment_results import experiment_results
 from tasks.extract.field_statements import field_statements
 from tasks.extract.front_matter import split_frontmatter
 from tasks.extract.genre_conclusions import section_action_items
@@ -17,6 +18,8 @@ from tasks.extract.genre_links import log_entry_keys
 from tasks.extract.genre_parts import record_risks
 from tasks.extract.genre_subjects import DECISION_RECORD, add_genre_subjects, notes_named_by_day
 from tasks.extract.genres import POSTMORTEM
+from tasks.extract.issue_threads import thread_resolution
+from tasks.extract.led_statements import led_statements
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.part_statements import add_part_statements
@@ -53,6 +56,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         result.observations += section_action_items(structure)  # a DACI page's "Action items"
         result.observations += record_risks(structure, result.observations)  # its "Risks" section
         result.observations += record_statements(structure, result.observations)  # the rest it states
+        result.observations += experiment_results(structure, result.observations)  # a write-up's "Result"
     elif genre is not None:
         add_genre_facts(result, genre, structure, meta, fields)
         add_plain_conclusions(result, structure, whole=False)  # the sections no genre reader claimed
@@ -61,6 +65,8 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         add_document_links(result, structure, fields)
         add_plain_conclusions(result, structure, whole=True)
     if not result.is_decision_record:  # what a form's answers and a page's fields state
+        result.observations += led_statements(structure, result.observations)  # "CAB decision: ..."
+        result.observations += thread_resolution(structure, result.observations)  # an issue's closing comment
         result.observations += field_statements(structure, result.observations, incident=genre == POSTMORTEM,
                                                 headings=genre is None)
     result.observations += task_items(structure, result.observations)  # a task list's owned open items

@@ -32,7 +32,9 @@ from tasks.extract.genres import is_field_line
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.part_statements import statements, topic_label, unkept
 from tasks.extract.plain_conclusions import READ_BY_HEADING, heading_role
+from tasks.extract.plain_headings import over_list, plain_heading
 from tasks.extract.review_statements import incident_part
+from tasks.extract.statement_labels import marked_label
 from tasks.extract.statement_text import is_statement
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text
@@ -44,15 +46,18 @@ MAX_ANSWER_LINES = 40  # an answer runs to the next field or heading, at most th
 
 # What a field's words name, the more telling first: each label is one the genre readers write.
 FIELD_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # the reasons for a decision are its rationale, not the decision ("Reasons for the decision")
+    ("Rationale", re.compile(r"^(?:the\s+)?(?:reasons?|rationale|justification)\s+(?:for|behind)\b")),
     ("Non-goal", re.compile(r"\bnon-?goals?\b|\bout\s+of\s+scope\b")),
     ("Resolution", re.compile(
         r"\bimmediate\s+(?:actions?|steps|response)\b|\b(?:actions?|steps)\s+(?:were\s+|was\s+)?taken\b"
         r"|\bwhat\s+(?:was|were)\s+done\b|\bresolution\b|\bremediation\b|\brecovery\b"
-        r"|\bhow\s+(?:was|were|did)\b.{0,30}\b(?:resolved?|fixed|fix|restored?|recover(?:ed)?)\b")),
+        r"|\bhow\s+(?:was|were|did)\b.{0,30}\b(?:resolved?|fixed|fix|restored?|recover(?:ed)?)\b"
+        r"|\bclos(?:ure|ing)\s+notes?\b|^fix(?:es)?$")),  # a change's closure notes, a thread's "Fix:"
     ("Action item", re.compile(
         r"\bfollow[- ]?ups?\b|\baction\s+items?\b|\bcorrective\b|\bprevent(?:ive|ative|ion)\b"
         r"|\bnext\s+steps\b|\bto-?dos?\b|\bactions?\s+(?:required|planned|to\s+take)\b"
-        r"|\bcountermeasures?\b")),  # an A3 report's
+        r"|\bcountermeasures?\b|^actions?$")),  # an A3 report's; a plain "Actions" over its list
     ("Detection", re.compile(r"\b(?:discovered|detected|detection|noticed|spotted|found\s+out)\b")),
     ("Cause", re.compile(r"\b(?:root\s+causes?|causes?|caused|contributing|triggers?|triggered)\b"
                          # a CAST analysis's controllers, each with the unsafe control action it took
@@ -65,13 +70,16 @@ FIELD_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Rejected", re.compile(r"\balternatives?\b|\boptions?\s+considered\b|\brejected\b"
                             r"|\bnot\s+(?:chosen|taken|selected|pursued)\b")),
     ("Decision", re.compile(r"\bdecisions?\b|\bdecided\b|\bagreed\b|\bresolutions?\b|\bverdict\b"
-                            r"|\brecommendations?\b")),
+                            r"|\brecommendations?\b|\bapprovals?\b")),
+    # a briefing note's request to its reader ("Ask: The Board is asked to endorse ...")
+    ("Ask", re.compile(r"^(?:the\s+)?asks?$")),
     ("Outcome", re.compile(r"\boutcomes?\b|\bresults?\b|\bfindings?\b|\bconclusions?\b|\breadout\b")),
     ("Risk", re.compile(r"\brisks?\b|\bconcerns?\b|\bthreats?\b|\bhazards?\b")),
     ("Mitigation", re.compile(r"\bmitigations?\b|\bmeasures?\b|\bworkarounds?\b|\bsafeguards?\b"
+                              r"|\bback-?out\b|\broll-?back\s+plan\b"  # a change request's fallback
                               r"|\bcontainment\b")),  # an 8D report's containment actions
     ("Rationale", re.compile(r"\brationale\b|\breasons?\b|\bjustification\b|\bwhy\b")),
-    ("Consequence", re.compile(r"\bconsequences?\b|\btrade-?offs?\b")),
+    ("Consequence", re.compile(r"\bconsequences?\b|\btrade-?offs?\b|\bwhat\s+changes\b")),
     ("Goal", re.compile(r"\bgoals?\b|\bobjectives?\b|\bpurposes?\b|\baims?\b|\bhypothes[ie]s\b"
                         r"|\bsuccess\s+criteria\b")),
     ("Constraint", re.compile(r"\bconstraints?\b|\bconditions?\b|\brequirements?\b|\brules?\b|\bpolicy\b"
@@ -81,7 +89,8 @@ FIELD_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Alert", re.compile(r"\bwhen\s+to\s+use\b|\buse\s+(?:this\s+\w+\s+)?when\b|\bsymptoms?\b")),
     ("Diagnosis", re.compile(r"\bdiagnos\w*|\btroubleshoot\w*|\bchecks\b")),
     ("Responsibility", re.compile(r"\bresponsib\w*")),
-    ("Summary", re.compile(r"\bsummary\b|\bwhat\s+happened\b|\bdescri(?:be|ption)\b|\boverview\b"
+    ("Summary", re.compile(r"\bsummary\b|\bbluf\b|\bbottom\s+line\b"  # a briefing note's BLUF
+                           r"|\bwhat\s+happened\b|\bdescri(?:be|ption)\b|\boverview\b"
                            r"|\babstract\b|\bbackground\b|\bcontext\b|\bproblem\b")),
     ("Design", re.compile(r"\bdesign\b|\bapproach\b|\bsolution\b|\btreatment\b|\bhow\s+it\s+works\b"
                           r"|\bproposal\b|\bproposed\b|\bmethod\b|\bplan\b|\bscope\b|\bnature\b")),
@@ -90,6 +99,7 @@ FIELD_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _OPEN_PARTS = frozenset({"Summary", "Design", "Outcome"})
 # What a statement's own words tell over any field's part: an option turned down, a worry.
 _TOLD_OVER_FIELD = frozenset({"Rejected", "Risk"})
+_CHOSEN_OPTION_RE = re.compile(r"\((?:recommended|preferred|chosen|selected)\)", re.I)
 # A field of the document's metadata (read by the status, date, people and link readers), or of
 # the form's own ("Responder", "I confirm ...").
 _META_FIELD_RE = re.compile(
@@ -99,7 +109,8 @@ _META_FIELD_RE = re.compile(
     r"|issued|classification|severity|priority|sev|tags?|labels?|links?|related|see\s+also|contacts?"
     r"|team|affiliation|creator|template|project|location|attendees|participants)"
     r"(?:\s+(?:of|by|for|on|at|to)\b.*)?$"  # "Current status of the incident", not "Project abstract"
-    r"|\b(?:i\s+confirm|signature|signed)\b")
+    # (a form's own: its signature, "Signed:"; not a title that says something was signed)
+    r"|\b(?:i\s+confirm|signature)\b|^signed\b")
 
 # A field on a line of its own: the whole line in bold ("**3. When was it discovered?**",
 # "**Root cause**"), or a plain question ("What was the impact?") or lead-in ("Root cause:").
@@ -119,6 +130,8 @@ _NUMBER_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*|[a-z]|[ivx]{1,4})[.)]?\s+", 
 # A paper's paragraph number ("3.2 The Committee agreed ..."): the paragraph's place, not its words.
 _PARAGRAPH_NUMBER_RE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2})+\.?\s+(?=\S)")
 _ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+# A paper's lettered sub-paragraph ("  a. the Herbarium stays on ...", "(b) records reach ..."): an item.
+_LETTERED_ITEM_RE = re.compile(r"^\s*\(?[a-h][.)]\s+(?=\S)")
 _BREAK_RE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|={3,})\s*$")  # a thematic break ends an answer
 # A line of guidance: wholly in emphasis ("*If your decision departs from ..., explain why*").
 _GUIDANCE_RE = re.compile(r"^\s*(?:>\s*)?(\*|_)(?!\1)[^*_]+\1\s*$")
@@ -161,7 +174,8 @@ def field_statements(structure: Structure, facts: list[ObservationFact], *, inci
         if _META_FIELD_RE.search(_key(words)) or _FAQ_RE.match(words):
             continue
         part = field_part(words)
-        unnumbered = [(n, _PARAGRAPH_NUMBER_RE.sub("", text, count=1)) for n, text in lines]
+        unnumbered = [(n, _LETTERED_ITEM_RE.sub("- ", _PARAGRAPH_NUMBER_RE.sub("", text, count=1), count=1))
+                      for n, text in lines]
         kept = 0
         for span in statements(structure, unnumbered, value=True):
             lead = _LEAD_RE.match(span[0])  # "Related: ...", "Owner: ..." told inside a value
@@ -171,7 +185,8 @@ def field_statements(structure: Structure, facts: list[ObservationFact], *, inci
             label = _label(span[0], part, lead[1] if lead else "", own)
             if label is None and span[1] in heard:
                 label = "Outcome"  # a minute's statement of no part: what the committee heard
-            if label and kept < MAX_PER_FIELD:
+            # (a scribe's mark, MeetBot's "AGREED:" in its one summary field, is kept past the cap)
+            if label and (kept < MAX_PER_FIELD or marked_label(span[0]) is not None):
                 labels[span] = label
                 spans.append(span)
                 kept += 1
@@ -205,6 +220,8 @@ def _label(text: str, part: str | None, lead: str, own: Callable[[str], str | No
     said = own(text)
     if said in _TOLD_OVER_FIELD or part is None or part in _OPEN_PARTS:
         return said or part
+    if part == "Rejected" and _CHOSEN_OPTION_RE.search(text):
+        return "Decision"  # the option an options list marks as chosen ("Option B - ... (recommended)")
     return part
 
 
@@ -236,7 +253,9 @@ def _line_fields(structure: Structure) -> tuple[list[Field], set[int], set[int]]
         if opens and not blank[at] and (minuted := _MINUTE_RE.match(lines[at][1])) is not None:
             return minuted["field"]  # a minute's number and title, its text on the next lines
         alone = opens and (blank[at + 1] or underlined(at)) and not blank[at]
-        return _field_line(lines[at][1]) if alone else None
+        if alone:
+            return _field_line(lines[at][1]) or plain_heading(lines[at][1], "", field_part)
+        return None if not opens or blank[at] else _field_over_text(lines[at][1], lines[at + 1][1])
 
     while index < len(lines):
         number, line = lines[index]
@@ -272,6 +291,13 @@ def _line_fields(structure: Structure) -> tuple[list[Field], set[int], set[int]]
             continue
         index += 1
     return fields, used, heard
+
+
+def _field_over_text(line: str, following: str) -> str | None:
+    """The field a line names directly over its text: a plain-text paper's heading ("Backout
+    plan" then the fallback), a lead-in over its list ("What changes for you:" then the items)."""
+    led_in = over_list(following) and line.rstrip().endswith(":")
+    return (_field_line(line) if led_in else None) or plain_heading(line, following, field_part)
 
 
 def _run_in_value(lines: list[tuple[int, str]], blank: list[bool], headings: set[int], index: int

@@ -137,7 +137,19 @@ def _is_boilerplate(stripped: str) -> bool:
         or _DRAWING_RE.search(stripped)
         or _PAGE_WIDGET_RE.match(stripped)
         or (stripped.startswith("{%") and _TEMPLATE_TAG_RE.match(stripped) is not None)
+        or (stripped[:1] in "MG" and _MEETBOT_CHROME_RE.match(stripped) is not None)
+        or (stripped.startswith("The key words") and _RFC2119_DEFINITION_RE.match(stripped) is not None)
     )
+
+
+# A specification's definition of its requirement words ('The key words "MUST" and "MAY" are to
+# be read as in RFC 2119.'): every RFC-style document's, not one of its rules.
+_RFC2119_DEFINITION_RE = re.compile(r'^The key words\s+"MUST"')
+
+
+# A MeetBot summary's own lines: when the bot started and ended the meeting, and its footer.
+_MEETBOT_CHROME_RE = re.compile(
+    r"^(?:Meeting\s+(?:started\s+by\s+\S+\s+at|ended\s+at)\s+\d{1,2}:\d{2}|Generated\s+by\s+`?MeetBot\b)")
 
 
 def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:

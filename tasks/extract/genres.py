@@ -295,7 +295,9 @@ _ISSUE_STATE_RE = re.compile(
 # The state on a line of its own, as GitHub's page copied as text leaves it ("**Closed**" over
 # "tlind opened this issue on Mar 3, 2026 · 4 comments"): a state only above such a line.
 _BARE_STATE_RE = re.compile(r"^\s*(?:\*\*|__)?(?P<state>Open|Closed|Merged|Draft)(?:\*\*|__)?\s*$", re.I)
-_OPENED_LINE_RE = re.compile(r"^\s*@?[\w.-]{1,40}\s+(?:opened\s+this|merged\s+\d|wants\s+to\s+merge)\b", re.I)
+# (the name in bold as a comment's header writes it: "**ana** opened this issue on 3 Feb 2025")
+_OPENED_LINE_RE = re.compile(
+    r"^\s*(?:\*\*|__)?@?[\w.-]{1,40}(?:\*\*|__)?\s+(?:opened\s+this|merged\s+\d|wants\s+to\s+merge)\b", re.I)
 
 
 def issue_state(line: str, following: str = "") -> str | None:

@@ -128,7 +128,8 @@ _LICENSE_OPENING_LINES = 40
 
 # A choice stated: who chose and the verb of choosing, or the decision named as such.
 _CHOICE_RE = re.compile(
-    r"\b(?:we|the\s+(?:board|team|committee|panel|cab|forum|group|programme\s+board|steering\s+group))\s+"
+    # (with one word naming which: "the management team has decided that ...")
+    r"\b(?:we|the\s+(?:[a-z]+\s+)?(?:board|team|committee|panel|cab|forum|group|programme\s+board|steering\s+group))\s+"
     r"(?:have\s+|has\s+|then\s+|finally\s+|eventually\s+|unanimously\s+|therefore\s+|now\s+)?"
     r"(?:decided|chose|selected|agreed\s+(?:to|on)|adopted|approved|picked|opted|settled\s+on|went\s+with"
     r"|recommends?|go\s+with|stay\s+with|will\s+(?:use|adopt|move|migrate|switch|run|keep|build|replace"
@@ -210,6 +211,11 @@ _REASONING_RE = re.compile(
 _NAVIGATION_RE = re.compile(r"\bgo\s+to\s+(?:step\s+)?\d{1,2}\b", re.I)
 # A sentence that states the way back from a change ("Rollback is flipping the flag", "Back-out
 # plan: redeploy 4.2"): a mitigation, as a Rollback section's items are.
+# An option turned down: "We did not choose it because ...", "X was rejected as ...", "ruled out".
+_REJECTS_RE = re.compile(
+    r"\bwe\s+(?:did\s+not|didn't|do\s+not|chose\s+not\s+to)\s+(?:choose|pick|select|adopt|take|go\s+with)\b"
+    r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:rejected|ruled\s+out)\b|\bwe\s+(?:rejected|ruled\s+out)\b",
+    re.I)
 _ROLLBACK_RE = re.compile(
     r"^(?:the\s+|our\s+)?(?:roll-?back|back-?out)(?:\s+plan)?\s*(?:is|means|:)\s+\S", re.I)
 # A line that is a command, not a statement.
@@ -834,6 +840,9 @@ def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
             return "Constraint"
     if _CHOICE.search(text, lower):
         return "Decision"
+    if "reject" in lower or " not " in lower or "ruled" in lower:
+        if _REJECTS_RE.search(text):  # an option turned down, told as such
+            return "Rejected"
     if "back" in lower and _ROLLBACK_RE.match(text):  # "Rollback is flipping the flag, which ..."
         return "Mitigation"
     if not stories or _HYPOTHETICAL_RE.match(text):
