@@ -149,8 +149,8 @@ class _CacheFile:
         self.path, self.fd = path, fd
         self.whole: dict[str, Any] | None = None
         self.reads = 0
-        self.entries: weakref.ref[PartFiles] | None = None  # the files its table gave
-        self.bulk_read = False
+        self.rows: list[list[Any]] = []  # its table's rows, in the file's order
+        self.bulk: dict[int, FileFacts] | None = None  # facts by entry offset (past BULK_AFTER)
         weakref.finalize(self, os.close, fd)
 
     def holds(self, path: Path) -> bool:
@@ -175,11 +175,11 @@ class _CacheFile:
 
     def facts(self, rel: str, entry: LazyEntry) -> FileFacts:
         self.reads += 1
-        if self.reads > BULK_AFTER and not self.bulk_read:
-            self.bulk_read = True
-            self._read_every_entry()
-            if dict.__contains__(entry, "facts"):
-                return cast(FileFacts, dict.__getitem__(entry, "facts"))
+        if self.reads > BULK_AFTER and self.bulk is None:
+            self.bulk = self._read_every_entry()
+        found = self.bulk.get(entry.row[6]) if self.bulk is not None else None
+        if found is not None:
+            return found
         if self.whole is not None or self.reads > BULK_AFTER:
             return cast(FileFacts, self._entry_in_whole(rel, entry)["facts"])
         offset, size = entry.at
@@ -192,39 +192,37 @@ class _CacheFile:
             got = self._entry_in_whole(rel, entry)
         return cast(FileFacts, got["facts"])
 
-    def _read_every_entry(self) -> None:
-        """The facts of every entry of the table's files not read yet, parsed a run of adjacent
-        entries at a time: never the whole file's bytes, nor a second copy of every entry's
-        stat and hash beside the table's (at 100,000 pages those were 125 MB of bytes and
-        ~200 MB of objects at the peak of a check over every page). An entry whose bytes in
-        its run do not match its row is left to the whole file (_entry_in_whole)."""
-        files = self.entries() if self.entries is not None else None
-        run: list[LazyEntry] = []
-        for entry in (files or {}).values():
-            if type(entry) is LazyEntry and entry.source is self:
-                if run and entry.row[6] + entry.row[7] - run[0].row[6] > _BULK_BYTES:
-                    self._read_run(run)
-                    run = []
-                run.append(entry)
+    def _read_every_entry(self) -> dict[int, FileFacts]:
+        """The facts of every row of the table, by the offset of its entry, parsed a run of
+        adjacent entries at a time: never the whole file's bytes, nor a second copy of every
+        entry's stat and hash beside the table's (at 100,000 pages those were 125 MB of bytes
+        and ~200 MB of objects at the peak of a check over every page). An entry whose bytes
+        in its run do not match its row is left out (taken from the whole file when asked)."""
+        facts: dict[int, FileFacts] = {}
+        run: list[list[Any]] = []
+        for row in self.rows:
+            if run and row[6] + row[7] - run[0][6] > _BULK_BYTES:
+                self._read_run(run, facts)
+                run = []
+            run.append(row)
         if run:
-            self._read_run(run)
+            self._read_run(run, facts)
+        return facts
 
-    def _read_run(self, run: list[LazyEntry]) -> None:
+    def _read_run(self, run: list[list[Any]], facts: dict[int, FileFacts]) -> None:
         first, last = run[0], run[-1]
-        start = first.row[6] - len(orjson.dumps(first.row[0])) - 1  # the first key's quote
+        start = first[6] - len(orjson.dumps(first[0])) - 1  # the first key's opening quote
         try:
-            got = orjson.loads(b"{" + os.pread(self.fd, last.row[6] + last.row[7] - start,
-                                               start) + b"}")
+            got = orjson.loads(b"{" + os.pread(self.fd, last[6] + last[7] - start, start) + b"}")
         except (OSError, orjson.JSONDecodeError):
             return
         if not isinstance(got, dict):
             return
-        for entry in run:
-            found = got.get(entry.row[0])
-            if (not dict.__contains__(entry, "facts") and isinstance(found, dict)
-                    and isinstance(found.get("facts"), dict)
-                    and all(found.get(key) == entry[key] for key in _STAT_KEYS)):
-                dict.__setitem__(entry, "facts", found["facts"])
+        for row in run:
+            found = got.get(row[0])
+            if (isinstance(found, dict) and isinstance(found.get("facts"), dict)
+                    and [found.get(key) for key in _STAT_KEYS] == row[1:6]):
+                facts[row[6]] = found["facts"]
 
     def _entry_in_whole(self, rel: str, entry: LazyEntry) -> dict[str, Any]:
         """The entry as the whole file has it (a table that does not match its bytes, or a
@@ -293,7 +291,6 @@ def load_by_part(root: Path, version: int) -> ScanCache | None:
         return None
     files = PartFiles()
     files.identity = table["cache"]
-    source.entries = weakref.ref(files)
     for row in rows:  # one pass, no call per row but the entry's own (LazyEntry's doc)
         if type(row) is not list or len(row) != 8:
             return None
@@ -305,4 +302,5 @@ def load_by_part(root: Path, version: int) -> ScanCache | None:
         entry = files[rel] = LazyEntry(size=size, mtime_ns=mtime, ctime_ns=ctime, ino=ino,
                                        hash=digest)
         entry.source, entry.row, entry.stat = source, row, (size, mtime, ctime, ino)
+    source.rows = rows
     return cast(ScanCache, {**state, "version": version, "files": files})
