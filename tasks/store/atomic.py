@@ -235,6 +235,27 @@ def default_validator(path: Path) -> Validator | None:
     return None
 
 
+_COMPARE_CHUNK = 1 << 20
+
+
+def file_holds(path: Path, data: bytes) -> bool:
+    """Whether the file at `path` holds exactly `data` (False when there is none): its size
+    first, then its bytes a chunk at a time, so a large file is never read whole beside the
+    bytes meant to replace it (the 125 MB reconcile cache at 100,000 pages: 125 MB more at a
+    repair run's peak)."""
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size != len(data):
+                return False
+            view = memoryview(data)
+            for start in range(0, len(data), _COMPARE_CHUNK):
+                if handle.read(_COMPARE_CHUNK) != view[start:start + _COMPARE_CHUNK]:
+                    return False
+            return handle.read(1) == b""
+    except FileNotFoundError:
+        return False
+
+
 def atomic_write_bytes(
     path: Path,
     data: bytes,
@@ -243,11 +264,8 @@ def atomic_write_bytes(
     mode: int = 0o644,
 ) -> bool:
     """Write `data` to `path` atomically; return False when the file already held these bytes."""
-    try:
-        if path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        pass
+    if file_holds(path, data):
+        return False
     validator = default_validator(path) if validate is True else (validate or None)
     check = None if validator is None else (lambda tmp: validator(tmp.read_bytes(), path))
     _replace_file(path, lambda fd: write_all(fd, data), mode=mode, needed_bytes=len(data),

@@ -17,7 +17,7 @@ import orjson
 
 from schemas.health import Finding, HealthCounts
 from tasks.checks.cache_parts import load_by_part
-from tasks.checks.facts import FileEntry
+from tasks.checks.facts import FileEntry, ScanCache
 from tasks.checks.reconcile.catalog_recheck import CatalogBasis, links_put
 from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
 from tasks.checks.reconcile.entity_recheck import entities_since, types_since
@@ -180,7 +180,9 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
                 ) -> tuple[_Passes, CheckResult]:
     # from the cache and baseline the last repair run saved (verdict.bookkeeping_holds), a
     # check, and a repair run whose check plans no repair, go by the change (_delta_scan)
-    delta = _delta_scan(operation, walked, check=check) if bookkeeping_holds(operation.root) else None
+    root = operation.root
+    cache = load_by_part(root, CACHE_VERSION)
+    delta = _delta_scan(operation, walked, cache, check=check) if bookkeeping_holds(root) else None
     index_passed = None
     if delta is not None:
         scan, recheck = delta
@@ -190,11 +192,15 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
                              page_limit_chars=operation.settings.page_limit_chars)
         if check or first.plan.empty():
             done = _Passes(scan, first, [], len(scan.changed), scan.bytes_read, recheck=recheck)
-        else:  # repairs to make: the full path plans and applies them
+        else:  # repairs to make: the full path plans and applies them, from the cache anew
             del scan, first
-            delta = None
+            delta = cache = None
     if delta is None:
-        scan = scan_memory(operation.root, load_cache(operation.root), walked)
+        # the cache read by part here too: the facts of every page are read in runs, and the
+        # entries no file changed are copied from the cache file when it is saved (a run
+        # under a verdict of other code at 100,000 pages parsed and dumped 125 MB whole)
+        scan = scan_memory(root, cache or load_by_part(root, CACHE_VERSION) or load_cache(root),
+                           walked)
         state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
         index_passed = index_passed or _index_check_ahead(operation, len(scan.files))
         done = _check_and_repair(operation, scan, check=check)
@@ -213,18 +219,18 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
     return done, done.result
 
 
-def _delta_scan(operation: Operation, walked: Walked, *, check: bool
+def _delta_scan(operation: Operation, walked: Walked, cache: ScanCache | None, *, check: bool
                 ) -> tuple[Scan, Recheck | None] | None:
-    """The scan by the change since the last repair run's cache: its stat of each file and
-    the facts of those asked for (cache_parts.load_by_part), the graph by the entities
+    """The scan by the change since the last repair run's cache (`cache`, read by part: its
+    stat of each file and the facts of those asked for; None: no table), the graph by the entities
     distill wrote (graph_delta.py); and the Recheck of the per-page gates (page_recheck.py).
-    A repair run's needs the verdict's PageBasis (else None: the full path), hashes every
-    relation the graph has (the observation baseline takes the digests) and its graph entry
-    the file's sha256 (the cache is saved)."""
+    Without the verdict's PageBasis (a verdict of other code) the per-page gates check every
+    page, their facts read from the cache in runs. A repair run's needs the cache's table
+    (else None: the full path), hashes every relation the graph has (the observation baseline
+    takes the digests) and its graph entry the file's sha256 (the cache is saved)."""
     root = operation.root
     basis = PageBasis.from_json(recorded_pages(root))
-    cache = load_by_part(root, CACHE_VERSION)
-    if not check and (basis is None or cache is None):
+    if not check and cache is None:
         return None
     cache = cache or load_cache(root)
     scan = scan_memory(root, cache, walked, graph_delta=True if check else "every")

@@ -27,7 +27,7 @@ from schemas.health import (
     Severity,
 )
 from schemas.page import TYPED_LINK_KEYS
-from tasks.checks.digest_table import DigestTable, spliced_baseline
+from tasks.checks.digest_table import DigestTable, blob_digests, spliced_baseline
 from tasks.checks.facts import (
     AssetFacts,
     ConflictFacts,
@@ -522,20 +522,45 @@ _SHORT_BASELINE = 64  # bytes: a longer baseline file is not read here to see if
 def _update_baseline(scan: Scan, current: DigestTable) -> None:
     """Erased facts: what the baseline held that the graph no longer does, or was erased
     before and is still missing; the baseline then holds the graph's digests too."""
-    erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
-              if d not in current}
+    erased_before = scan.state.get("erased_observations", {})
     if scan.observation_baseline is None and _baseline_within(scan, current):
         # nothing of the baseline is missing, and it becomes these very digests: their bytes
         # are written as the new baseline (a million entries at 100,000 pages, never decoded)
-        scan.state["erased_observations"] = dict(sorted(erased.items()))
+        scan.state["erased_observations"] = {d: t for d, t in sorted(erased_before.items())
+                                             if d not in current}
         scan.observation_baseline = current
         return
     baseline = scan.load_observation_baseline()
+    back = _back_in_graph(baseline, current, erased_before)
+    if back is not None:
+        # nothing the baseline held left the graph: updated with the graph's digests (their
+        # texts winning), the baseline is those very digests, whose bytes are written as they
+        # are (not decoded beside the baseline, nor the baseline dumped: at 100,000 pages
+        # ~400 MB of the peak of a repair run that cannot go by the change)
+        scan.state["erased_observations"] = {d: t for d, t in sorted(erased_before.items())
+                                             if d not in back}
+        scan.observation_baseline = current
+        return
     digests = current.mapping()
+    erased = {d: t for d, t in erased_before.items() if d not in digests}
     erased.update((d, baseline[d]) for d in baseline.keys() - digests.keys())
     scan.state["erased_observations"] = dict(sorted(erased.items()))
     baseline.update(digests)  # in place: no third dict of a million observations
     scan.observation_baseline = baseline
+
+
+def _back_in_graph(baseline: dict[str, str], current: DigestTable, erased: dict[str, str]
+                   ) -> set[str] | None:
+    """The erased facts' digests that are in the graph again, when every digest of `baseline`
+    is among the graph's (`current`, read from its bytes); None when one is not (or a key of
+    the graph is not in membank's form: then fewer are counted)."""
+    found, back = 0, set()
+    for digest in blob_digests(current.blob):
+        if digest in baseline:
+            found += 1
+        if digest in erased:
+            back.add(digest)
+    return back if found == len(baseline) else None
 
 
 def _baseline_within(scan: Scan, current: DigestTable) -> bool:

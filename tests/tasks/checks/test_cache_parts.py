@@ -173,24 +173,49 @@ def test_forget_removes_the_table_with_the_cache(memory: tuple[Path, Path]) -> N
     assert not (root / ROWS_FILE).exists() and not (root / RECONCILE_CACHE_FILE).exists()
 
 
-def test_past_many_reads_the_whole_file_is_parsed_once(memory: tuple[Path, Path],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A check that asks for most pages' facts (a catalog compared with its whole folder)
-    pays one parse of the cache, not one read per page."""
+def test_past_many_reads_every_entry_is_read_in_runs(memory: tuple[Path, Path],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that asks for most pages' facts (a catalog compared with its whole folder, a
+    check over every page) pays about one parse of the cache, in runs of adjacent entries:
+    never the whole file's bytes at once (they and a second copy of every entry were most of
+    the peak of a check over every page at 100,000 pages)."""
     root, _ = memory
     monkeypatch.setattr(cache_parts, "BULK_AFTER", 3)
+    monkeypatch.setattr(cache_parts, "_BULK_BYTES", 2_000)
     parses: list[int] = []
     real = orjson.loads
     monkeypatch.setattr(cache_parts.orjson, "loads",
                         lambda data: parses.append(len(data)) or real(data))
     by_part = load_by_part(root, CACHE_VERSION)
     assert by_part is not None
+    entries = dict(by_part["files"])  # held as a scan holds them, the cache's dict let go
+    del by_part
     parses.clear()
     whole = load_cache(root)["files"]
     parses.clear()
-    assert all(by_part["files"][rel]["facts"] == entry["facts"] for rel, entry in whole.items())
+    assert all(entries[rel]["facts"] == entry["facts"] for rel, entry in whole.items())
     size = (root / RECONCILE_CACHE_FILE).stat().st_size
-    assert len(parses) == 4 and parses[-1] == size  # three entries, then the whole file once
+    runs = parses[3:]  # three entries one by one, then every entry in runs, no read after
+    assert len(runs) > 2 and max(runs) < size / 2, parses
+    assert sum(runs) > size * 0.9  # every entry once (not the baselines around them)
+
+
+def test_a_run_that_misses_its_bytes_is_taken_from_the_whole_file(
+        memory: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows whose offsets do not lie where their entries are: the runs read find nothing that
+    matches, and each entry asked for is taken from the whole file, equal to it."""
+    root, _ = memory
+    monkeypatch.setattr(cache_parts, "BULK_AFTER", 3)
+    monkeypatch.setattr(cache_parts, "_BULK_BYTES", 2_000)
+    table = root / ROWS_FILE
+    data = orjson.loads(table.read_bytes())
+    for row in data["rows"][len(data["rows"]) // 2:]:
+        row[6] += 1  # the second half's offsets off by one
+    table.write_bytes(orjson.dumps(data))
+    by_part = load_by_part(root, CACHE_VERSION)
+    assert by_part is not None
+    whole = load_cache(root)["files"]
+    assert all(by_part["files"][rel]["facts"] == entry["facts"] for rel, entry in whole.items())
 
 
 def _saved(root: Path) -> tuple[bytes, bytes]:

@@ -10,7 +10,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.checks.digest_table import DigestTable
+from tasks.checks.digest_table import DigestTable, blob_digests
 from tasks.checks.reconcile import gates
 from tasks.checks.reconcile.context import build_context
 from tasks.checks.scan import save_cache, scan_memory
@@ -71,6 +71,39 @@ def test_the_baseline_written_from_the_bytes_equals_the_dict_path(tmp_path: Path
     assert findings == ["observation was removed instead of superseded: Ghost: gone for good"]
     assert scan.observation_baseline == lost  # what the graph holds, and what it lost
     assert scan.state["erased_observations"] == {"0000000000000000": "Ghost: gone for good"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text("0123456789abcdef", min_size=1, max_size=16),
+                       st.text(alphabet='ab",:{}\\\n ', max_size=12), max_size=12))
+def test_the_digests_read_from_the_bytes_are_every_key(digests: dict[str, str]) -> None:
+    """Texts with quotes, backslashes, `","` and `":"` hide no key and make none up."""
+    assert list(blob_digests(DigestTable.of(digests).blob)) == sorted(digests)
+
+
+def test_a_baseline_the_graph_holds_becomes_the_graphs_bytes(tmp_path: Path) -> None:
+    """A saved baseline whose every digest the graph still holds (after an ingest added facts;
+    a text changed; a fact erased before is back): the baseline becomes the graph's digests,
+    written from their bytes, neither decoded; the same as the dict path's update."""
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    findings, scan = _erased_gate(root)
+    save_cache(scan)
+    graph = orjson.loads((root / OBSERVATION_BASELINE_FILE).read_bytes())
+    first, second, *_ = sorted(graph)
+    older = {d: t for d, t in graph.items() if d != first}  # the graph gained `first` since
+    older[second] = "an older text of the same digest"
+    (root / OBSERVATION_BASELINE_FILE).write_bytes(orjson.dumps(older,
+                                                                option=orjson.OPT_SORT_KEYS))
+    scan = scan_memory(root)
+    scan.state["erased_observations"] = {first: graph[first]}  # erased then, back now
+    findings, _ = gates.check_erased_facts(scan, build_context(scan))
+    current = scan.transient[GRAPH_FILE]["obs_digests"]
+    assert findings == [] and scan.state["erased_observations"] == {}
+    assert scan.observation_baseline is current and current._mapping is None
+    save_cache(scan)
+    assert (root / OBSERVATION_BASELINE_FILE).read_bytes() == orjson.dumps(
+        {**older, **graph}, option=orjson.OPT_SORT_KEYS)
 
 
 def test_an_empty_or_broken_baseline_reads_as_none(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.store.atomic import StagedWrites, atomic_write_bytes, atomic_write_text
+from tasks.store import atomic
+from tasks.store.atomic import StagedWrites, atomic_write_bytes, atomic_write_text, file_holds
 from tasks.store.errors import ContractError, RootBoundaryError
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -23,6 +24,29 @@ def test_write_creates_and_skips_unchanged(tmp_path: Path) -> None:
     assert atomic_write_text(target, "two\n") is True
     assert target.read_text() == "two\n"
     assert [p.name for p in target.parent.iterdir()] == ["page.txt"]  # no temp left behind
+
+
+def test_file_holds_compares_size_then_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    """A file is compared with the bytes meant to replace it a chunk at a time (never read
+    whole): equal only when every chunk and the size are; a difference in any chunk, the last
+    byte or the length is one; no file is no match."""
+    monkeypatch.setattr(atomic, "_COMPARE_CHUNK", 4)
+    target = tmp_path / "cache.json"
+    assert file_holds(target, b"") is False
+    data = b"0123456789abcdef!"  # 17 bytes: four whole chunks and one byte
+    target.write_bytes(data)
+    assert file_holds(target, data) is True
+    for at in (0, 5, 15, 16):
+        changed = bytearray(data)
+        changed[at] ^= 1
+        assert file_holds(target, bytes(changed)) is False
+    assert file_holds(target, data[:-1]) is False and file_holds(target, data + b"x") is False
+    target.write_bytes(b"")
+    assert file_holds(target, b"") is True
+    target.write_bytes(data)
+    assert atomic_write_bytes(target, data, validate=False) is False
+    assert atomic_write_bytes(target, data[:8] + b"X" + data[9:], validate=False) is True
 
 
 def test_staged_replacing_puts_whole_files_in_place_at_commit(tmp_path: Path) -> None:

@@ -44,20 +44,20 @@ def paths(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Which path each repair run's first check took: "delta" or "full" (a repair run by delta
     whose check plans a repair then takes the full path too: "delta", "full")."""
     taken: list[str] = []
-    real_delta, real_load = full._delta_scan, full.load_cache
+    real_delta, real_passes = full._delta_scan, full._check_and_repair
 
-    def delta(operation, walked, *, check):  # type: ignore[no-untyped-def]
-        got = real_delta(operation, walked, check=check)
+    def delta(operation, walked, cache, *, check):  # type: ignore[no-untyped-def]
+        got = real_delta(operation, walked, cache, check=check)
         if got is not None:
             taken.append("delta")
         return got
 
-    def whole(root):  # type: ignore[no-untyped-def]
+    def passes(operation, scan, *, check):  # type: ignore[no-untyped-def]
         taken.append("full")
-        return real_load(root)
+        return real_passes(operation, scan, check=check)
 
     monkeypatch.setattr(full, "_delta_scan", delta)
-    monkeypatch.setattr(full, "load_cache", whole)
+    monkeypatch.setattr(full, "_check_and_repair", passes)
     return taken
 
 
@@ -245,17 +245,18 @@ def test_a_check_between_the_ingest_and_the_repair_run(
 
 
 def test_a_verdict_of_other_code_is_not_reused(
-        settled: tuple[Path, Path], paths: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        settled: tuple[Path, Path], paths: list[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A verdict recorded by other gates (any module of tasks/checks changed in between: its
-    version) gives no PageBasis: the repair run after an ingest takes the full path; the
-    verdict it records holds for the next run of the same code."""
+    version) gives no PageBasis: the repair run after an ingest still goes by the change, its
+    gates over every page, and leaves what the full path leaves; the verdict it records holds
+    for the next run of the same code."""
     root, notes = settled
     ingest(root, notes, "nats", 1, monkeypatch)
     run(root, check=True)
     monkeypatch.setattr(verdict, "verdict_version", lambda: "0000000000000000")
-    paths.clear()
-    run(root)
-    assert paths == ["full"]
+    assert verdict.recorded_pages(root) is None
+    assert same_as_full(root, tmp_path, paths)[1] == ["delta"]
     paths.clear()
     run(root)
     assert paths == []
