@@ -1,0 +1,59 @@
+"""Entity precision (prec71, issue 23 item 4): classes of non-subjects the subject rules let
+through. A plural acronym is weighed as its singular ("FAQs", "ETAs": kinds of text, as "FAQ"
+and "ETA" are); an identifier, a practice, a role or a standard
+written as an acronym ("a UUID", "MFA", "the DBA", "POPs", "POSIX") names no system; the
+parties of a trade ("the carrier", "the seller") are no components, though agent nouns."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+
+RUNBOOK = """# Runbook: Parcelhub label sync
+
+**Owner:** Logistics Platform team
+**Status:** Active
+
+## Summary
+
+Parcelhub sends each shipment to the carrier through the label sync. The dispatcher reads
+the outbox and the dispatcher retries each label; the carrier answers with a tracking
+number. If the carrier is down, the dispatcher parks the label and the seller sees a
+warning. The seller can re-send it; the seller never calls the carrier directly.
+
+## Diagnosis
+
+1. Check the LMS queue: the LMS keeps every label until the LMS confirms the print.
+2. Every label gets one of the UUIDs on first use.
+3. Search the UUIDs in the LMS log.
+4. Ask the DBA to check the replica; the DBA answers within the hour.
+5. The DBA may kill long queries. MFA moves to WebAuthn next quarter.
+6. The FAQs list the carriers' error codes.
+7. The FAQs are on the wiki.
+8. ETAs come from the carrier.
+9. ETAs in the app lag by five minutes.
+10. Twelve CDN POPs serve the label images.
+11. The POPs cache them for an hour.
+
+## Mitigation
+
+Restart the dispatcher. If the LMS is down, page the Logistics Platform team. Never purge the
+UUIDs, the FAQs or the ETAs; the DBA restores the replica; POPs refill by themselves.
+"""
+
+
+def _subjects(text: str) -> set[str]:
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "runbook.md", "runbook.md"))
+    return {fact.target.display for fact in result.relations
+            if fact.relation_type in {"about", "affected", "caused_by", "mitigated_by"}}
+
+
+def test_acronyms_of_kinds_roles_and_standards_are_no_subjects_a_systems_is() -> None:
+    subjects = _subjects(RUNBOOK)
+    assert "LMS" in subjects  # the team's system, written five times
+    assert not {"UUID", "DBA", "MFA", "FAQ", "FAQs", "ETA", "ETAs", "POP", "POPs", "POSIX"} & subjects
+
+
+def test_the_parties_of_a_trade_are_no_components_an_agent_noun_is() -> None:
+    subjects = _subjects(RUNBOOK)
+    assert "dispatcher" in subjects
+    assert not {"carrier", "seller"} & subjects
