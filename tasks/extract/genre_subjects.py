@@ -81,6 +81,7 @@ from tasks.extract.genres import (
     TEMPLATE_WORDS,
     decision_rows,
 )
+from tasks.extract.kind_descriptions import only_describes_a_name
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
 from tasks.extract.non_subjects import (
@@ -512,6 +513,8 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "a cold cache", "every product team": a kind of thing, not one system
         if _named_after(seen, visible):
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
+        if only_describes_a_name(seen[0][1], [visible.get(number, "") for number, _ in seen]):
+            continue  # "Conveyor, our job runner": the kind of a named thing, the name its subject
         seen = _with_code_name(seen, visible)  # "the `picklist` PostgreSQL database": the picklist's
         if all(_opens_with_a_verb(phrase, visible.get(number, "")) for number, phrase in seen):
             continue  # "- Noor: estimate Prometheus storage": what to do, no system
