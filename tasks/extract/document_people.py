@@ -66,8 +66,9 @@ _DEEDS = (r"decided|declared|paged|asked|said|agreed|acknowledged|escalated|noti
 _DEED_RE = re.compile(r"\b(?:" + _DEEDS + r")\b")
 _DEED_NEEDLES = (*_DEEDS.replace(r"took\s+over", "took").split("|"),)  # the words, literal
 _DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:" + _DEEDS + r")\b")
-# A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*").
-_TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
+# A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*");
+# "By" before it is no part of the name ("By Tim Okafor · July 4, 2025 · 5 min read").
+_TOP_BYLINE_RE = re.compile(r"^\s*[*_]*(?:[Bb]y\s+)?" + _PERSON + r"\s*[,·|–—]")
 # The patterns of a hinted line, each with a cheap test of what every match of it holds.
 _BY_RE = re.compile(r"by(?<=\sby)\s")
 _HINTED = ((_BYLINE_RE, _BY_RE.search),

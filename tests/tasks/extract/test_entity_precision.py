@@ -7,6 +7,9 @@ parties of a trade ("the carrier", "the seller") are no components, though agent
 from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
+from tasks.extract.decision_people import PERSON_TYPE
+from tasks.extract.document_people import document_people
+from tasks.extract.structure import scan
 
 RUNBOOK = """# Runbook: Parcelhub label sync
 
@@ -57,3 +60,14 @@ def test_the_parties_of_a_trade_are_no_components_an_agent_noun_is() -> None:
     subjects = _subjects(RUNBOOK)
     assert "dispatcher" in subjects
     assert not {"carrier", "seller"} & subjects
+
+
+def test_a_blog_bylines_by_is_no_part_of_the_name() -> None:
+    """"By Nadia Perrin · March 3, 2025 · 4 min read": the person is Nadia Perrin, not "By
+    Nadia Perrin", and her name is no technology of the page."""
+    text = ("# How we cut label latency\n\nBy Nadia Perrin · March 3, 2025 · 4 min read\n\n"
+            "Labelhub renders labels. Labelhub moved to Rust; Labelhub now answers in 40 ms.\n")
+    assert document_people(scan(text.splitlines(), 1)).full == {"nadia perrin"}
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "post.md", "post.md"))
+    types = {fact.target.display: fact.target.entity_type for fact in result.relations}
+    assert types.get("Nadia Perrin") == PERSON_TYPE and "By Nadia Perrin" not in types
