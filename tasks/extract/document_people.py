@@ -373,12 +373,18 @@ GROUP_WORDS = frozenset(
     engineering operations ops reliability sre services support security data council office""".split())
 
 
+# A company's legal suffix, never a person's word: "*Tillbrook Logistics Ltd · Customs
+# Integrations · updated ...*" heads a page as a byline does, and names the company.
+_COMPANY_SUFFIXES = frozenset("ltd limited inc llc llp plc gmbh corp corporation".split())
+
+
 def _is_person(name: str) -> bool:
     """A full name of two to four words, not all of them ordinary English words, none a word of
     a group's name, not a known technology nor one followed by ordinary words: "Ilse Brandt",
     "Julia Nowak", not "Payments Infrastructure", "Monday Morning" or "Kafka Streams"."""
     words = name.split()
     return (2 <= len(words) <= 4 and not ordinary_words(name) and not GROUP_WORDS.intersection(words)
+            and not _COMPANY_SUFFIXES.intersection(name.lower().split())
             and usual_spelling(name) is None
             and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:])))
             and not any(_product_spelling(word) for word in words))

@@ -71,3 +71,14 @@ def test_a_blog_bylines_by_is_no_part_of_the_name() -> None:
     result = extract_facts(text, SourceRef("a1", "sources/a1.md", "post.md", "post.md"))
     types = {fact.target.display: fact.target.entity_type for fact in result.relations}
     assert types.get("Nadia Perrin") == PERSON_TYPE and "By Nadia Perrin" not in types
+
+
+def test_a_company_heading_a_page_as_a_byline_does_is_no_person() -> None:
+    """"*Pellham Freight Ltd · Platform · updated 2026-03-10*": the company that writes the page;
+    a person's byline in the same place is a person."""
+    def people(byline: str) -> frozenset[str]:
+        text = f"# Yardmaster overview\n\n{byline}\n\nYardmaster plans the yard. Yardmaster runs on Go.\n"
+        return document_people(scan(text.splitlines(), 1)).full
+
+    assert people("*Pellham Freight Ltd · Platform · updated 2026-03-10*") == set()
+    assert people("*Noor Haddad · Platform · 2026-03-10*") == {"noor haddad"}
