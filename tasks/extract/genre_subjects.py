@@ -182,15 +182,17 @@ _NOT_SUBJECTS = frozenset(
     mttr mttd mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas
     cname
     ide ides vhost vhosts wan wans lan lans vpn vpns isp isps
-    uuid guid mfa 2fa otp dba tco roi pop posix rpc sp
+    uuid uuids guid guids mfa 2fa otp tco roi pop pops posix rpc rpcs sp sps faqs etas yamls
     must shall should required recommended optional iana
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
 # "our VMs", "OCR workers", "a REST wrapper", "a FIFO queue", "QoS beacons",
 # "a PaaS", "a CNAME record", "an IDE", "each vhost", "the WAN link", "over the VPN", "the ISP";
-# "a stable UUID", "MFA moves to WebAuthn", "ask the DBA", "total cost of ownership (TCO)",
-# "12 Fastly POPs", "no POSIX mount", "RPC times", "logins to SPs":
-# identifiers, practices, roles, measures and standards, never a system of the team's;
+# "a stable UUID", "MFA moves to WebAuthn", "total cost of ownership (TCO)",
+# "12 Fastly POPs", "no POSIX mount", "RPC times", "logins to SPs", "the FAQs", "ETAs in the app",
+# "YAMLs": identifiers, practices, roles, measures, standards and kinds of text, never a system of
+# the team's (plurals listed as the others are: a plural acronym is weighed as written; not "DBA",
+# the database administrators, a team a page pages as often as a role);
 # "TBC" a placeholder; "PIR", "MIR", "COE": an incident review's kind (post-incident review, major
 # incident report, correction of errors); the key words of RFC 2119 ("MUST", "SHALL") and the
 # "IANA Considerations" section of an RFC-style memo), months and weekdays cut short ("Due Monday 10 Nov"):
@@ -1881,13 +1883,11 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
             or _names_no_system(name, words, kind) or _only_in_breadcrumbs(name, text)):
         return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once;
         # "Train Systems" of "Passenger & Train Systems"; "Repository › Application Architecture › Views"
-    alone = _one_of_plural(name)
     if (starts_as_description(name) and kind != "affected" and not vendor_product(name)  # not "Spring Batch"
-            or series_key(alone, evidence.text)
+            or series_key(name, evidence.text)
             or kind in {"once", "phrase"} and _identifier_of_a_name(name, evidence.text)):
         return False  # "older SDK", "OPS" of "OPS-7781", "NetLedger ID": no name of a system
-    if ({lower, alone.lower()} & _NOT_SUBJECTS
-            or lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
+    if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words) or (
             kind in _WRITTEN_KINDS and _written_as_no_name(name, evidence)) or (
@@ -1911,14 +1911,6 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
-
-
-def _one_of_plural(name: str) -> str:
-    """The singular of a plural acronym, weighed as one ("FAQs", "ETAs", "OEPs" as "FAQ", "ETA",
-    "OEP"); a technology's plural stays as written ("PostHog's SDKs": the product's own)."""
-    if _PLURAL_ACRONYM_RE.fullmatch(name) and name[:-1].lower() not in _TECH_ACRONYMS:
-        return name[:-1]
-    return name
 
 
 def _described_kind(name: str, words: list[str]) -> bool:
