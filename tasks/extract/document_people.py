@@ -66,8 +66,9 @@ _DEEDS = (r"decided|declared|paged|asked|said|agreed|acknowledged|escalated|noti
 _DEED_RE = re.compile(r"\b(?:" + _DEEDS + r")\b")
 _DEED_NEEDLES = (*_DEEDS.replace(r"took\s+over", "took").split("|"),)  # the words, literal
 _DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:" + _DEEDS + r")\b")
-# A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*").
-_TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
+# A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*");
+# "By" before it is no part of the name ("By Tim Okafor · July 4, 2025 · 5 min read").
+_TOP_BYLINE_RE = re.compile(r"^\s*[*_]*(?:[Bb]y\s+)?" + _PERSON + r"\s*[,·|–—]")
 # The patterns of a hinted line, each with a cheap test of what every match of it holds.
 _BY_RE = re.compile(r"by(?<=\sby)\s")
 _HINTED = ((_BYLINE_RE, _BY_RE.search),
@@ -372,12 +373,18 @@ GROUP_WORDS = frozenset(
     engineering operations ops reliability sre services support security data council office""".split())
 
 
+# A company's legal suffix, never a person's word: "*Tillbrook Logistics Ltd · Customs
+# Integrations · updated ...*" heads a page as a byline does, and names the company.
+_COMPANY_SUFFIXES = frozenset("ltd limited inc llc llp plc gmbh corp corporation".split())
+
+
 def _is_person(name: str) -> bool:
     """A full name of two to four words, not all of them ordinary English words, none a word of
     a group's name, not a known technology nor one followed by ordinary words: "Ilse Brandt",
     "Julia Nowak", not "Payments Infrastructure", "Monday Morning" or "Kafka Streams"."""
     words = name.split()
     return (2 <= len(words) <= 4 and not ordinary_words(name) and not GROUP_WORDS.intersection(words)
+            and not _COMPANY_SUFFIXES.intersection(name.lower().split())
             and usual_spelling(name) is None
             and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:])))
             and not any(_product_spelling(word) for word in words))

@@ -81,6 +81,7 @@ from tasks.extract.genres import (
     TEMPLATE_WORDS,
     decision_rows,
 )
+from tasks.extract.kind_descriptions import only_describes_a_name
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
 from tasks.extract.non_subjects import (
@@ -181,11 +182,17 @@ _NOT_SUBJECTS = frozenset(
     mttr mttd mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas
     cname
     ide ides vhost vhosts wan wans lan lans vpn vpns isp isps
+    uuid uuids guid guids mfa 2fa otp tco roi pop pops posix rpc rpcs sp sps faqs etas yamls
     must shall should required recommended optional iana
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
 # "our VMs", "OCR workers", "a REST wrapper", "a FIFO queue", "QoS beacons",
 # "a PaaS", "a CNAME record", "an IDE", "each vhost", "the WAN link", "over the VPN", "the ISP";
+# "a stable UUID", "MFA moves to WebAuthn", "total cost of ownership (TCO)",
+# "12 Fastly POPs", "no POSIX mount", "RPC times", "logins to SPs", "the FAQs", "ETAs in the app",
+# "YAMLs": identifiers, practices, roles, measures, standards and kinds of text, never a system of
+# the team's (plurals listed as the others are: a plural acronym is weighed as written; not "DBA",
+# the database administrators, a team a page pages as often as a role);
 # "TBC" a placeholder; "PIR", "MIR", "COE": an incident review's kind (post-incident review, major
 # incident report, correction of errors); the key words of RFC 2119 ("MUST", "SHALL") and the
 # "IANA Considerations" section of an RFC-style memo), months and weekdays cut short ("Due Monday 10 Nov"):
@@ -508,6 +515,8 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "a cold cache", "every product team": a kind of thing, not one system
         if _named_after(seen, visible):
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
+        if only_describes_a_name(seen[0][1], [visible.get(number, "") for number, _ in seen]):
+            continue  # "Conveyor, our job runner": the kind of a named thing, the name its subject
         seen = _with_code_name(seen, visible)  # "the `picklist` PostgreSQL database": the picklist's
         if all(_opens_with_a_verb(phrase, visible.get(number, "")) for number, phrase in seen):
             continue  # "- Noor: estimate Prometheus storage": what to do, no system

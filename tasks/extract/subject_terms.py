@@ -127,6 +127,10 @@ NOT_AGENTS = frozenset(
     """ inspector supervisor officer administrator auditor examiner assessor surveyor adjuster
     investigator instructor teacher lecturer researcher councillor counsellor
     solicitor doctor volunteer farmer"""
+    # the parties of a trade or a journey: "the carrier announced maintenance", "the seller can't
+    # find it" (a company or a person the system serves, not a component of it)
+    """ carrier seller shipper buyer retailer supplier wholesaler purchaser lender borrower insurer
+    passenger traveller traveler rider courier"""
     # comparatives: "the earlier ones", "the larger cluster"
     """ earlier easier heavier busier happier larger faster slower bigger longer shorter higher
     greater simpler smaller stronger deeper cheaper closer louder quieter tighter looser harder

@@ -353,7 +353,7 @@ def _pct(part: int, whole: int) -> str:
              "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
              "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32",
              "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39",
-             "heldout40", "heldout41", "heldout42", "heldout43", "heldout44", "stat71", "concl71"])
+             "heldout40", "heldout41", "heldout42", "heldout43", "heldout44", "stat71", "concl71", "prec71"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -1068,6 +1068,18 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
         figures = (typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0], meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
+    # prec71 (twenty-eighth session, entity precision; eight documents of a freight forwarder's customs
+    # systems written with their gold before a run, to tempt the rules with kind and plural acronyms,
+    # a trade's parties, described systems, a byline's "By", places, organisations and events):
+    # 71/77 found, 33/40 real (pool 37/44), status 2/3, dates 8/8, conclusions 9/10, links 3/3 at
+    # 8028f6fc (its unjudged names then judged by hand); 71/77, 35/40 (37/42) after prec71's rules
+    # (a byline's "By"; "Tillbrook Logistics Ltd · ..." heading the page is a company, not a person).
+    # Left: a port and an event typed technology (Felixstowe, Welcome Week), a shipping line typed
+    # person, "schedule-sync logs `401`" read as a log; "ines alvarado", judged false as the byline's
+    # author typed technology, is a person (an attendee) after, and still scores false by name.
+    if name == "prec71":
+        assert with_entity == len(memory.document) and typed >= 71 and judged == sample, meta
+        assert real >= 35 and not spurious and boilerplate == 0, meta
     if name in {"stat45", "stat49", "stat50"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
