@@ -59,6 +59,7 @@ def empty_registry(now_iso: str) -> EntityRegistry:
 
 
 MANIFEST_STAMP = "manifestGeneratedAtUtc"
+REGISTRY_STAMP = "registryGeneratedAtUtc"
 
 
 def empty_manifest(now_iso: str) -> RawManifest:
@@ -311,16 +312,21 @@ def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
         if key not in merged and normal_aliases(entry.aliases, key):
             out.append(entry)  # (most entries: no dict, sort and compare of its aliases)
             continue
-        given = merged.get(key, entry.aliases)
-        aliases: dict[str, str] = {}
-        for alias in given:
-            alias_key = entity_key(alias)
-            if alias_key and alias_key != key:
-                aliases.setdefault(alias_key, alias.strip())
-        normal = [aliases[alias_key] for alias_key in sorted(aliases)]
+        normal = normalized_aliases(merged.get(key, entry.aliases), key)
         out.append(entry if normal == entry.aliases and key not in merged
                    else entry.model_copy(update={"aliases": normal}))
     return registry.model_copy(update={"entries": out})
+
+
+def normalized_aliases(aliases: list[str], key: str) -> list[str]:
+    """The aliases of the entry keyed `key` as normalize_registry leaves them: trimmed, first
+    of each alias key kept, none keyed empty or `key`, sorted by alias key."""
+    kept: dict[str, str] = {}
+    for alias in aliases:
+        alias_key = entity_key(alias)
+        if alias_key and alias_key != key:
+            kept.setdefault(alias_key, alias.strip())
+    return [kept[alias_key] for alias_key in sorted(kept)]
 
 
 def normal_aliases(aliases: list[str], key: str) -> bool:
@@ -462,8 +468,13 @@ def save_graph_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
 
 
 def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool:
-    return _save_stamped(path, _model_encoder(registry, "registryGeneratedAtUtc"),
-                         "registryGeneratedAtUtc", now_iso)
+    return _save_stamped(path, _model_encoder(registry, REGISTRY_STAMP), REGISTRY_STAMP, now_iso)
+
+
+def save_registry_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
+    """save_registry for the registry as plain data in the file's JSON shape (rows of a file
+    membank wrote, and entries dumped as the model dumps them: tasks/distill/registry_rows.py)."""
+    return _save_stamped(path, _data_encoder(data, REGISTRY_STAMP), REGISTRY_STAMP, now_iso)
 
 
 def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
