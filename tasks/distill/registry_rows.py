@@ -26,6 +26,7 @@ from tasks.store.filememo import file_identity
 from tasks.store.graph_store import (
     REGISTRY_STAMP,
     empty_registry,
+    hand_over,
     load_registry,
     normal_aliases,
     normalize_registry,
@@ -194,10 +195,11 @@ class LoadedRegistry:
                 changed = True
                 if before is None or _search_view(before) != _search_view(row):
                     search.add(key)
+        data = {REGISTRY_STAMP: self.stamp, "entries": rows}
         if not changed and self.clean and file_identity(path) == self.written:
+            hand_over(path, data)  # (the file's data as it is, for the search index's update)
             return None, search
-        return save_registry_data(path, {REGISTRY_STAMP: self.stamp, "entries": rows},
-                                  now_iso=now_iso), search
+        return save_registry_data(path, data, now_iso=now_iso), search
 
     def _save_models(self, path: Path, now_iso: str) -> tuple[bool, set[str]]:
         registry = normalize_registry(EntityRegistry(

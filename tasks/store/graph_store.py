@@ -123,7 +123,7 @@ def load_registry(path: Path) -> EntityRegistry:
 
 def load_manifest(path: Path) -> RawManifest:
     """The raw manifest; the one this process just saved there, while the file is still that
-    write (see _hand_over), else the file validated."""
+    write (see hand_over), else the file validated."""
     saved = handed_over(path, RawManifest)
     return saved if saved is not None else _load_model(RawManifest, path)
 
@@ -148,7 +148,9 @@ def _fresh_saved_guard() -> None:
 os.register_at_fork(after_in_child=_fresh_saved_guard)
 
 
-def _hand_over(path: Path, saved: BaseModel | dict[str, Any]) -> None:
+def hand_over(path: Path, saved: BaseModel | dict[str, Any]) -> None:
+    """Keep what this process saved to `path` (or found there: the file's data, unchanged) for
+    its next reader in the process, while the file is that write (handed_over)."""
     identity = file_identity(path) if as_written(path) else None
     with _SAVED_GUARD:
         if identity is None:
@@ -473,17 +475,22 @@ def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool
 
 def save_registry_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
     """save_registry for the registry as plain data in the file's JSON shape (rows of a file
-    membank wrote, and entries dumped as the model dumps them: tasks/distill/registry_rows.py)."""
-    return _save_stamped(path, _data_encoder(data, REGISTRY_STAMP), REGISTRY_STAMP, now_iso)
+    membank wrote, and entries dumped as the model dumps them: tasks/distill/registry_rows.py);
+    the data is handed over as save_manifest_data hands over the manifest's (to the search
+    index's update after the distill)."""
+    wrote, stamp = _save_stamped_at(path, _data_encoder(data, REGISTRY_STAMP), REGISTRY_STAMP,
+                                    now_iso)
+    hand_over(path, data if stamp == data.get(REGISTRY_STAMP) else {**data, REGISTRY_STAMP: stamp})
+    return wrote
 
 
 def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
     """Write the manifest (its stamp refreshed only on a real change); the model is handed
-    over to this process's next load_manifest of the file (see _hand_over), so the caller
+    over to this process's next load_manifest of the file (see hand_over), so the caller
     changes it no more."""
     wrote, stamp = _save_stamped_at(path, _model_encoder(manifest, MANIFEST_STAMP),
                                     MANIFEST_STAMP, now_iso)
-    _hand_over(path, manifest if stamp == manifest.manifestGeneratedAtUtc
+    hand_over(path, manifest if stamp == manifest.manifestGeneratedAtUtc
                else manifest.model_copy(update={MANIFEST_STAMP: stamp}))
     return wrote
 
@@ -494,7 +501,7 @@ def save_manifest_data(path: Path, data: dict[str, Any], *, now_iso: str) -> boo
     the data is handed over as save_manifest hands over its model."""
     wrote, stamp = _save_stamped_at(path, _data_encoder(data, MANIFEST_STAMP), MANIFEST_STAMP,
                                     now_iso)
-    _hand_over(path, data if stamp == data.get(MANIFEST_STAMP) else {**data, MANIFEST_STAMP: stamp})
+    hand_over(path, data if stamp == data.get(MANIFEST_STAMP) else {**data, MANIFEST_STAMP: stamp})
     return wrote
 
 
