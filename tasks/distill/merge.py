@@ -469,13 +469,8 @@ class GraphMerge:
                                str(r.get("supersededBy") or "")),
             )
         return normalize_graph_data(
-            {
-                "graphGeneratedAtUtc": self.stamp,
-                "entities": entities,
-                "relations": list(self.relations.values()),
-                **extra,
-            }
-        )
+            {"graphGeneratedAtUtc": self.stamp, "entities": entities, "relations": [], **extra},
+            keyed_relations=self.relations)  # (keyed as relation_data_key keys them)
 
     @property
     def segments(self) -> GraphSegments | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -240,10 +240,14 @@ def _in_model_order(item: dict[str, Any], fields: tuple[str, ...]) -> dict[str, 
     return ordered
 
 
-def normalize_graph_data(data: dict[str, Any]) -> dict[str, Any]:
+def normalize_graph_data(data: dict[str, Any],
+                         keyed_relations: Mapping[str, dict[str, Any]] | None = None
+                         ) -> dict[str, Any]:
     """normalize_graph on plain dicts, returning the file's JSON shape: the same dedup keys,
     first-seen-wins, sorting and key order as graph_text(normalize_graph(graph)), without
-    building a model per observation. The input is not mutated."""
+    building a model per observation. The input is not mutated. `keyed_relations`: the
+    relations by relation_data_key already, first seen kept (distill's GraphMerge), taken
+    instead of data["relations"] and not keyed again (50,000 relations at every distill)."""
     entities: dict[str, dict[str, Any]] = {}
     lists: dict[str, tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]] = {}
     for entity in data["entities"]:
@@ -284,9 +288,11 @@ def normalize_graph_data(data: dict[str, Any]) -> dict[str, Any]:
             if name not in _ENTITY_FIELDS:
                 out[name] = value
         out_entities.append(out)
-    relations: dict[str, dict[str, Any]] = {}
-    for relation in data["relations"]:
-        relations.setdefault(relation_data_key(relation), relation)
+    relations = keyed_relations
+    if relations is None:
+        relations = {}
+        for relation in data["relations"]:
+            relations.setdefault(relation_data_key(relation), relation)
     result = {
         "graphGeneratedAtUtc": data["graphGeneratedAtUtc"],
         "entities": out_entities,
@@ -475,13 +481,14 @@ def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool
 
 def save_registry_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
     """save_registry for the registry as plain data in the file's JSON shape (rows of a file
-    membank wrote, and entries dumped as the model dumps them: tasks/distill/registry_rows.py);
-    the data is handed over as save_manifest_data hands over the manifest's (to the search
-    index's update after the distill)."""
-    wrote, stamp = _save_stamped_at(path, _data_encoder(data, REGISTRY_STAMP), REGISTRY_STAMP,
-                                    now_iso)
-    hand_over(path, data if stamp == data.get(REGISTRY_STAMP) else {**data, REGISTRY_STAMP: stamp})
-    return wrote
+    membank wrote, and entries dumped as the model dumps them: tasks/distill/registry_rows.py)."""
+    return _save_stamped(path, _data_encoder(data, REGISTRY_STAMP), REGISTRY_STAMP, now_iso)
+
+
+class RegistryRowsByKey(dict[str, dict[str, Any]]):
+    """A registry file's entries (each in the file's JSON shape) by entity key: what a distill
+    hands over (hand_over) to the search index's update after it, which looks entries up by
+    key and would otherwise read, parse and key the file again (50,000 entries)."""
 
 
 def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:

@@ -13,13 +13,19 @@ import pytest
 
 import tasks.distill.registry_rows as registry_rows
 from schemas.distill_inbox import TombstoneList
-from schemas.graph import EntityRegistry, RegistryEntry
+from schemas.graph import EntityRegistry, RegistryEntry, entity_key
 from tasks.distill.registry_rows import LoadedRegistry
 from tasks.distill.resolve import Forgotten, Resolver
 from tasks.extract import NameRef
 from tasks.store.atomic import atomic_write_bytes
 from tasks.store.filememo import file_identity
-from tasks.store.graph_store import handed_over, load_registry, normalize_registry, save_registry
+from tasks.store.graph_store import (
+    RegistryRowsByKey,
+    handed_over,
+    load_registry,
+    normalize_registry,
+    save_registry,
+)
 from tasks.store.layout import STATE_DIR
 from tasks.store.written import as_written, record_written
 from tests.snapshots import snapshot
@@ -140,9 +146,10 @@ def test_each_change_is_seen_and_nothing_else_is_written(tmp_path: Path, change:
         assert wrote is None and path.read_bytes() == before and file_identity(path) == identity
     else:
         assert wrote is True and load_registry(path).registryGeneratedAtUtc == LATER
-    # what the search index's update reads next: the file's data, without reading it
-    assert handed_over(path, dict) == orjson.loads(path.read_bytes())
-    assert handed_over(path, dict) is None  # (once)
+    # what the search index's update reads next: the file's entries by key, without reading it
+    entries = orjson.loads(path.read_bytes())["entries"]
+    assert handed_over(path, RegistryRowsByKey) == {entity_key(e["canonicalName"]): e for e in entries}
+    assert handed_over(path, RegistryRowsByKey) is None  # (once)
 
 
 def test_any_other_file_goes_through_the_models(tmp_path: Path) -> None:
