@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from schemas.graph import EntityRegistry, RegistryEntry, entity_key
 from tasks.store.filememo import file_identity
@@ -66,6 +66,7 @@ class RegistryEntries(HeldModels[RegistryEntry], MutableMapping[str, RegistryEnt
     def __init__(self, held: dict[str, Row | RegistryEntry] | None = None) -> None:
         super().__init__(held)
         self.read_rows: dict[str, Row] = {}  # key -> the row its model was made from
+        self.modelled: set[str] = set()  # keys held as models (made from a row, or set)
         self.removed: set[str] = set()  # keys that held a row or a model made from one
 
     @staticmethod
@@ -76,6 +77,7 @@ class RegistryEntries(HeldModels[RegistryEntry], MutableMapping[str, RegistryEnt
         held = self._held[key]
         if isinstance(held, dict):
             self.read_rows[key] = held
+            self.modelled.add(key)
         return super().__getitem__(key)
 
     def __setitem__(self, key: str, entry: RegistryEntry) -> None:
@@ -83,11 +85,17 @@ class RegistryEntries(HeldModels[RegistryEntry], MutableMapping[str, RegistryEnt
         if isinstance(held, dict):
             self.read_rows.setdefault(key, held)
         self._held[key] = entry
+        self.modelled.add(key)
 
     def __delitem__(self, key: str) -> None:
         held = self._held.pop(key)
+        self.modelled.discard(key)
         if isinstance(held, dict) or key in self.read_rows:
             self.removed.add(key)
+
+    def held_rows(self) -> dict[str, Row | RegistryEntry]:
+        """Every entry as held, by key, in order (a copy)."""
+        return dict(self._held)
 
     def peek(self, key: str) -> Row | RegistryEntry:
         """The entry as held (its row or its model), not made a model: for reading its fields."""
@@ -181,30 +189,31 @@ class LoadedRegistry:
         if self.written is None:
             return self._save_models(path, now_iso)
         entries = self.entries
-        rows: list[Row] = []
         search: set[str] = set(entries.removed - entries.keys())
         changed = bool(search)
-        keys = sorted(entries)
-        for key in keys:
-            held = entries.peek(key)
-            if isinstance(held, dict):  # as read: normal already
-                rows.append(held)
-                continue
-            row = held.model_dump(mode="json", exclude_none=True)
-            if not normal_aliases(held.aliases, key):
-                row["aliases"] = normalized_aliases(held.aliases, key)
-            rows.append(row)
+        # (only the entries held as models can differ from the file: the rest are its rows)
+        dumped: dict[str, Row] = {}
+        for key in entries.modelled:
+            entry = entries[key]
+            row = dumped[key] = entry.model_dump(mode="json", exclude_none=True)
+            if not normal_aliases(entry.aliases, key):
+                row["aliases"] = normalized_aliases(entry.aliases, key)
             before = entries.read_rows.get(key)
             if row != before:
                 changed = True
                 if before is None or _search_view(before) != _search_view(row):
                     search.add(key)
+        by_key = RegistryRowsByKey()  # (every entry's row by key, for the search index's update)
         if not changed and self.clean and file_identity(path) == self.written:
             wrote = None
+            by_key.update(cast(dict[str, Row], entries.held_rows()))  # (rows but the modelled,
+            by_key.update(dumped)  # which the same rows replace)
         else:
-            wrote = save_registry_data(path, {REGISTRY_STAMP: self.stamp, "entries": rows},
+            for key in sorted(entries):
+                by_key[key] = dumped[key] if key in dumped else cast(Row, entries.peek(key))
+            wrote = save_registry_data(path, {REGISTRY_STAMP: self.stamp, "entries": list(by_key.values())},
                                        now_iso=now_iso)
-        hand_over(path, RegistryRowsByKey(zip(keys, rows, strict=True)))  # (for the search index)
+        hand_over(path, by_key)
         return wrote, search
 
     def _save_models(self, path: Path, now_iso: str) -> tuple[bool, set[str]]:
