@@ -12,7 +12,9 @@ tests/tasks/store/test_graph_store.py) only when a model differs from its row or
 or went. Rows are taken only from a file as normalize_registry leaves it (keys strictly
 increasing, every entry's aliases normal: what membank's writers save), so an entry kept as its
 row is what normalizing it would write. Any other file (a person's edit, a copy of unknown
-bytes, another order) is validated and written from its models, normalized, as before.
+bytes, another order) is validated and written from its models, normalized, as before. The
+entries' rows, by key, are handed over to the search index's update that follows the distill
+(tasks/store/graph_store.py, hand_over), which would otherwise read and key the file again.
 """
 
 from __future__ import annotations
@@ -43,10 +45,6 @@ from tasks.store.written import written_data
 SearchView = tuple[tuple[str, ...], str | None]
 
 
-def _field(held: Row | RegistryEntry, name: str) -> Any:
-    return held.get(name) if isinstance(held, dict) else getattr(held, name)
-
-
 def entry_fields(held: Row | RegistryEntry) -> tuple[str, list[str], str | None, str]:
     """(canonical name, aliases, record key, entity type) of an entry held as a row or a model."""
     if isinstance(held, dict):
@@ -55,7 +53,9 @@ def entry_fields(held: Row | RegistryEntry) -> tuple[str, list[str], str | None,
 
 
 def _search_view(held: Row | RegistryEntry) -> SearchView:
-    return tuple(_field(held, "aliases") or ()), _field(held, "entityPage")
+    if isinstance(held, dict):
+        return tuple(held.get("aliases") or ()), held.get("entityPage")
+    return tuple(held.aliases), held.entityPage
 
 
 class RegistryEntries(HeldModels[RegistryEntry], MutableMapping[str, RegistryEntry]):
