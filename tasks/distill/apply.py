@@ -14,14 +14,11 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from schemas.distill_state import DistilledSource
-from schemas.graph import EntityRegistry, RegistryEntry, entity_key
+from schemas.graph import entity_key
 from schemas.report import MemoryOperationReport
 from tasks.distill.candidates import merge_candidates
 from tasks.distill.entity_pages import (
@@ -41,6 +38,7 @@ from tasks.distill.plan import (
     plan_distill,
     read_earlier_sources,
 )
+from tasks.distill.registry_rows import LoadedRegistry
 from tasks.distill.resolve import Forgotten
 from tasks.distill.state_rows import save_source_states
 from tasks.extract import Extraction
@@ -49,7 +47,6 @@ from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import StagedWrites, announce
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
 from tasks.store.file_versions import graph_signature
-from tasks.store.filememo import file_identity
 from tasks.store.graph_segments import (
     GraphSegments,
     record_changes,
@@ -58,23 +55,18 @@ from tasks.store.graph_segments import (
 )
 from tasks.store.graph_store import (
     empty_graph,
-    empty_registry,
     graph_data,
     load_candidate_inbox,
     load_graph_data,
-    load_registry,
     load_tombstones,
-    normalize_registry,
     save_candidate_inbox,
     save_graph_data,
-    save_registry,
 )
 from tasks.store.layout import ENTITY_HUB, INDEX_FILE, MemoryLayout
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.page_writes import stage_page
 from tasks.store.report import StageFigures, StageReport
-from tasks.store.written import as_written
 
 PAGE_WRITE_THREADS = 4  # threads creating the staged pages' temp files (syscall-bound)
 # Read and write the graph by entity when distill wrote it last (tasks/store/graph_segments.py);
@@ -113,9 +105,7 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     stage.note_problems(plan.problems)
     extractions = _extractions(stage, outcomes)
     previous = graph_signature(layout.graph_file, layout.registry_file)
-    written_registry = file_identity(layout.registry_file) if as_written(layout.registry_file) else None
     memory = _load_memory(operation, extractions)
-    before = RegistrySnapshot.of(memory.registry, written_registry)  # before the merge changes it
     result = merge_extractions(memory, extractions, plan,
                                functools.partial(read_earlier_sources, layout, plan))
     # (kept for read_earlier_sources alone: ~15 MB at 100,000 pages)
@@ -128,15 +118,13 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     timing.graph_write_seconds = round(time.perf_counter() - write_started, 3)
 
     page_entries = _write_pages(operation, result, extractions, plan, new_graph)
-    new_registry = normalize_registry(
-        result.resolver.registry(now, memory.registry.registryGeneratedAtUtc))
-    after = RegistrySnapshot.of(new_registry)
-    if not before.saved_as(after, layout.registry_file):  # else its bytes are the file's already
-        _artifact(stage, layout, layout.registry_file,
-                  save_registry(layout.registry_file, new_registry, now_iso=now), "entity registry")
+    # (the resolver's entries are the loaded registry's: the merge changed them in place)
+    wrote, search_changes = memory.registry.save(layout.registry_file, now_iso=now)
+    if wrote is not None:  # (None: the file's bytes are what it would write)
+        _artifact(stage, layout, layout.registry_file, wrote, "entity registry")
     if result.merge.segments is not None:  # for the search index: what this run changed
         record_changes(result.merge.segments, layout.registry_file, previous,
-                       {*result.merge.touched, *before.search_changes(after)})
+                       {*result.merge.touched, *search_changes})
     _write_candidates(operation, extractions, result)
     _write_state(operation, plan, extractions, result)
     _write_catalog(operation, page_entries)
@@ -148,53 +136,6 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     stage.report.memory_health.consistency_warnings = sorted(set(result.warnings))[:50]
     log_operation(operation.layout, stage)
     return timing
-
-
-# One registry entry as it would be saved: every field (extension keys as their JSON bytes).
-EntryState = tuple[str, tuple[str, ...], str, str | None, str | None, str | None, bytes | None]
-
-
-def _entry_state(entry: RegistryEntry) -> EntryState:
-    extra = entry.__pydantic_extra__
-    return (entry.canonicalName, tuple(entry.aliases), entry.entityType, entry.recordKey,
-            entry.recordLog, entry.entityPage, orjson.dumps(extra) if extra else None)
-
-
-@dataclass(frozen=True)
-class RegistrySnapshot:
-    """A registry's entries as they were when taken (the merge changes entries in place), and
-    the identity of the file it was loaded from when membank wrote that file as it is."""
-
-    stamp: str
-    extra: bytes | None
-    states: list[EntryState]
-    written: list[int] | None = None
-
-    @classmethod
-    def of(cls, registry: EntityRegistry, written: list[int] | None = None) -> RegistrySnapshot:
-        extra = registry.__pydantic_extra__
-        return cls(registry.registryGeneratedAtUtc, orjson.dumps(extra) if extra else None,
-                   [_entry_state(entry) for entry in registry.entries], written)
-
-    def saved_as(self, after: RegistrySnapshot, path: Path) -> bool:
-        """Whether saving `after` would write the bytes `path` holds: the file is still the
-        write of membank this snapshot was loaded from (its bytes are what save_registry
-        writes for this snapshot), and `after` equals it, field for field, entry for entry."""
-        return (self.written is not None and self.written == file_identity(path)
-                and as_written(path) and (self.stamp, self.extra) == (after.stamp, after.extra)
-                and self.states == after.states)
-
-    def search_changes(self, after: RegistrySnapshot) -> set[str]:
-        """Keys of the entries whose aliases or page (what the search index takes from the
-        registry) differ, and those gone."""
-        if self.states == after.states:
-            return set()
-        old, new = _search_view(self.states), _search_view(after.states)
-        return {key for key, view in new.items() if old.get(key) != view} | (old.keys() - new)
-
-
-def _search_view(states: list[EntryState]) -> dict[str, tuple[tuple[str, ...], str | None]]:
-    return {entity_key(state[0]): (state[1], state[5]) for state in states}
 
 
 def _write_graph(operation: Operation, merge: GraphMerge) -> tuple[dict[str, Any], DistillFigures]:
@@ -236,8 +177,7 @@ def _load_memory(operation: Operation, extractions: Sequence[Extraction]) -> Mer
     """Registry, graph and forgotten topics; the stores' tombstones are merged (and written)
     first, so what they forget is forgotten before anything is merged."""
     layout, now = operation.layout, operation.now_iso
-    registry = (load_registry(layout.registry_file) if layout.registry_file.exists()
-                else empty_registry(now))
+    registry = LoadedRegistry.read(layout.registry_file, now)
     # (spans not recorded for a graph membank wrote: found by one streaming pass, not a whole
     # read: 1.9 GB and ~20 s at 100,000 pages)
     segments = ((GraphSegments.load(layout.graph_file) or GraphSegments.scan(layout.graph_file))

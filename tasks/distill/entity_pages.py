@@ -14,6 +14,7 @@ from typing import Any
 
 from schemas.graph import RegistryEntry, entity_key
 from schemas.report import Problem
+from tasks.distill.registry_rows import registered_pages
 from tasks.markdown.blocks import read_blocks, sections
 from tasks.markdown.escapes import escape_link_text
 from tasks.store.errors import AmbiguousNameError, MembankError
@@ -209,23 +210,22 @@ def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str,
                         touched: Sequence[str]) -> dict[str, str]:
     """Entity key -> page path, for the `touched` entities (their page is fixed at creation on
     the registry entry's entityPage; a new one is found by slug on disk or created with the
-    `prefix`) and every other entry with a page (its aliases' keys lead there too)."""
+    `prefix`) and every other entry with a page (its aliases' keys lead there too). Of
+    RegistryEntries, only the touched entries are made models."""
     on_disk = FolderSlugs(layout.entities, entity_page_slug)  # listed when needed
     used: set[str] = set()
-    for registered in entries.values():
-        if registered.entityPage is not None:
-            page = registered.entityPage
-            used.update({page, page.rsplit("__", 1)[-1].removesuffix(".md")})
+    for _key, page, _aliases in registered_pages(entries):
+        used.update({page, page.rsplit("__", 1)[-1].removesuffix(".md")})
     page_of: dict[str, str] = {}
     for key in touched:
         entry = entries.get(key)
         if entry is not None:
             page_of[key] = _page_for(layout, prefix, entry, on_disk, used)
-    for key, entry in entries.items():
-        if entry.entityPage is not None and key not in page_of:
-            page_of[key] = entry.entityPage
-            for alias in entry.aliases:
-                page_of.setdefault(entity_key(alias), entry.entityPage)
+    for key, page, aliases in registered_pages(entries):
+        if key not in page_of:
+            page_of[key] = page
+            for alias in aliases:
+                page_of.setdefault(entity_key(alias), page)
     return page_of
 
 

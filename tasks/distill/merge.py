@@ -23,7 +23,6 @@ from schemas.graph import (
     RELATION_ORIGINS_KEY,
     RELATION_TYPE_PATTERN,
     SUPERSEDED_RELATIONS_KEY,
-    EntityRegistry,
     GraphRelation,
     RegistryEntry,
     SupersededObservation,
@@ -42,6 +41,7 @@ from tasks.distill.record_graph import (
     pending_record_links,
     record_log,
 )
+from tasks.distill.registry_rows import LoadedRegistry
 from tasks.distill.resolve import Forgotten, Resolver
 from tasks.extract import (
     DECISION_TYPE,
@@ -469,13 +469,8 @@ class GraphMerge:
                                str(r.get("supersededBy") or "")),
             )
         return normalize_graph_data(
-            {
-                "graphGeneratedAtUtc": self.stamp,
-                "entities": entities,
-                "relations": list(self.relations.values()),
-                **extra,
-            }
-        )
+            {"graphGeneratedAtUtc": self.stamp, "entities": entities, "relations": [], **extra},
+            keyed_relations=self.relations)  # (keyed as relation_data_key keys them)
 
     @property
     def segments(self) -> GraphSegments | None:
@@ -523,7 +518,7 @@ class MergeInputs:
     forgotten topics, and the operation's time."""
 
     graph: dict[str, Any]
-    registry: EntityRegistry
+    registry: LoadedRegistry
     forgotten: Forgotten
     now_iso: str
     segments: GraphSegments | None = None  # then `graph` is the file's frame (GraphMerge)
@@ -704,7 +699,9 @@ class _Merger:
             return {}
         documents = [(log, stem, entry) for log, stem, name in sorted(self._documents(plan, read_now))
                      if (entry := resolver.find(name)) is not None]
-        index = RecordIndex.build(resolver.entries.values(), documents)
+        # (RecordIndex takes the entries with a recordKey: those alone are made models)
+        index = RecordIndex.build((entry for _key, entry in resolver.entries.having("recordKey")),
+                                  documents)
         logs = [*self.entry_keys.values(), *self._earlier_entry_keys(plan, read_now)]
         for name, keys in sorted(logs):
             if (entry := resolver.find(name)) is not None:

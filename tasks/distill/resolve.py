@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from schemas.distill_inbox import TombstoneList
 from schemas.graph import EntityRegistry, RegistryEntry, entity_key
 from tasks.distill.record_graph import record_log
+from tasks.distill.registry_rows import LoadedRegistry, RegistryEntries, entry_fields
 from tasks.extract import (
     DEFAULT_LINKED_TYPE,
     SUBJECT_DOCUMENT_TYPE,
@@ -86,27 +87,26 @@ _WORD_RE = re.compile(r"\w+")
 class Resolver:
     """Names -> registry entries by the spec's canonicalKey / aliasKey; registers new ones."""
 
-    def __init__(self, registry: EntityRegistry, forgotten: Forgotten) -> None:
-        self.entries: dict[str, RegistryEntry] = {}
+    def __init__(self, registry: EntityRegistry | LoadedRegistry, forgotten: Forgotten) -> None:
+        loaded = registry if isinstance(registry, LoadedRegistry) else LoadedRegistry.of_model(registry)
+        # (the loaded registry's own: rows of a file membank wrote stay rows until read)
+        self.entries: RegistryEntries = loaded.entries
         self.lookup: dict[str, str] = {}
         self.forgotten = forgotten
         self.added: list[str] = []  # keys registered in this run, in order
         # keys of the registry's entries that a run registered again (a record's qualified
         # name, see resolve_subject): their canonical name is not new to the memory
         self.renewed: set[str] = set()
-        for entry in registry.entries:
-            self.entries[entity_key(entry.canonicalName)] = entry
         for key in self.entries:
             self.lookup[key] = key
-        for key, entry in self.entries.items():
-            for alias in entry.aliases:
+        for key, _name, aliases in self.entries.names():
+            for alias in aliases:
                 self.lookup.setdefault(entity_key(alias), key)
         # A document's entries by its file stem: the stem is also a name another entity may
         # have (scheduler.md, and the Scheduler it is about).
         self.by_record: dict[str, list[RegistryEntry]] = {}
-        for entry in registry.entries:
-            if entry.recordKey:
-                self.by_record.setdefault(entity_key(entry.recordKey), []).append(entry)
+        for entry in loaded.recorded():
+            self.by_record.setdefault(entity_key(str(entry.recordKey)), []).append(entry)
 
     def find(self, name: str) -> RegistryEntry | None:
         key = self.lookup.get(entity_key(name))
@@ -241,14 +241,15 @@ class Resolver:
         `keep_canonical`, a canonical name equal to it)."""
         names: dict[str, str] = {}
         for key in keys:
-            entry = self.entries[key]
-            if entry.entityType == SUBJECT_DOCUMENT_TYPE or self.forgotten_entry(entry):
+            # (read as held: a matcher over many entries makes no model of them)
+            canonical, aliases, record, entity_type = entry_fields(self.entries.peek(key))
+            if entity_type == SUBJECT_DOCUMENT_TYPE or self.forgotten.is_forgotten_name(canonical, *aliases):
                 continue
-            if keep_canonical or entry.canonicalName != entry.recordKey:
-                names.setdefault(entry.canonicalName, entry.canonicalName)
-            for alias in entry.aliases:
-                if alias != entry.recordKey:
-                    names.setdefault(alias, entry.canonicalName)
+            if keep_canonical or canonical != record:
+                names.setdefault(canonical, canonical)
+            for alias in aliases:
+                if alias != record:
+                    names.setdefault(alias, canonical)
         return names
 
     def new_mention_names(self) -> dict[str, str]:
@@ -282,12 +283,12 @@ class Resolver:
             return []
         first = _WORD_RE.search
         keys: list[str] = []
-        for key, entry in self.entries.items():
-            match = first(entry.canonicalName.lower())
+        for key, canonical, aliases in self.entries.names():
+            match = first(canonical.lower())
             if match is not None and match.group() in words:
                 keys.append(key)
                 continue
-            for alias in entry.aliases:
+            for alias in aliases:
                 match = first(alias.lower())
                 if match is not None and match.group() in words:
                     keys.append(key)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -59,6 +59,7 @@ def empty_registry(now_iso: str) -> EntityRegistry:
 
 
 MANIFEST_STAMP = "manifestGeneratedAtUtc"
+REGISTRY_STAMP = "registryGeneratedAtUtc"
 
 
 def empty_manifest(now_iso: str) -> RawManifest:
@@ -122,7 +123,7 @@ def load_registry(path: Path) -> EntityRegistry:
 
 def load_manifest(path: Path) -> RawManifest:
     """The raw manifest; the one this process just saved there, while the file is still that
-    write (see _hand_over), else the file validated."""
+    write (see hand_over), else the file validated."""
     saved = handed_over(path, RawManifest)
     return saved if saved is not None else _load_model(RawManifest, path)
 
@@ -147,7 +148,9 @@ def _fresh_saved_guard() -> None:
 os.register_at_fork(after_in_child=_fresh_saved_guard)
 
 
-def _hand_over(path: Path, saved: BaseModel | dict[str, Any]) -> None:
+def hand_over(path: Path, saved: BaseModel | dict[str, Any]) -> None:
+    """Keep what this process saved to `path` (or found there: the file's data, unchanged) for
+    its next reader in the process, while the file is that write (handed_over)."""
     identity = file_identity(path) if as_written(path) else None
     with _SAVED_GUARD:
         if identity is None:
@@ -237,10 +240,14 @@ def _in_model_order(item: dict[str, Any], fields: tuple[str, ...]) -> dict[str, 
     return ordered
 
 
-def normalize_graph_data(data: dict[str, Any]) -> dict[str, Any]:
+def normalize_graph_data(data: dict[str, Any],
+                         keyed_relations: Mapping[str, dict[str, Any]] | None = None
+                         ) -> dict[str, Any]:
     """normalize_graph on plain dicts, returning the file's JSON shape: the same dedup keys,
     first-seen-wins, sorting and key order as graph_text(normalize_graph(graph)), without
-    building a model per observation. The input is not mutated."""
+    building a model per observation. The input is not mutated. `keyed_relations`: the
+    relations by relation_data_key already, first seen kept (distill's GraphMerge), taken
+    instead of data["relations"] and not keyed again (50,000 relations at every distill)."""
     entities: dict[str, dict[str, Any]] = {}
     lists: dict[str, tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]] = {}
     for entity in data["entities"]:
@@ -281,9 +288,11 @@ def normalize_graph_data(data: dict[str, Any]) -> dict[str, Any]:
             if name not in _ENTITY_FIELDS:
                 out[name] = value
         out_entities.append(out)
-    relations: dict[str, dict[str, Any]] = {}
-    for relation in data["relations"]:
-        relations.setdefault(relation_data_key(relation), relation)
+    relations = keyed_relations
+    if relations is None:
+        relations = {}
+        for relation in data["relations"]:
+            relations.setdefault(relation_data_key(relation), relation)
     result = {
         "graphGeneratedAtUtc": data["graphGeneratedAtUtc"],
         "entities": out_entities,
@@ -311,16 +320,21 @@ def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
         if key not in merged and normal_aliases(entry.aliases, key):
             out.append(entry)  # (most entries: no dict, sort and compare of its aliases)
             continue
-        given = merged.get(key, entry.aliases)
-        aliases: dict[str, str] = {}
-        for alias in given:
-            alias_key = entity_key(alias)
-            if alias_key and alias_key != key:
-                aliases.setdefault(alias_key, alias.strip())
-        normal = [aliases[alias_key] for alias_key in sorted(aliases)]
+        normal = normalized_aliases(merged.get(key, entry.aliases), key)
         out.append(entry if normal == entry.aliases and key not in merged
                    else entry.model_copy(update={"aliases": normal}))
     return registry.model_copy(update={"entries": out})
+
+
+def normalized_aliases(aliases: list[str], key: str) -> list[str]:
+    """The aliases of the entry keyed `key` as normalize_registry leaves them: trimmed, first
+    of each alias key kept, none keyed empty or `key`, sorted by alias key."""
+    kept: dict[str, str] = {}
+    for alias in aliases:
+        alias_key = entity_key(alias)
+        if alias_key and alias_key != key:
+            kept.setdefault(alias_key, alias.strip())
+    return [kept[alias_key] for alias_key in sorted(kept)]
 
 
 def normal_aliases(aliases: list[str], key: str) -> bool:
@@ -462,17 +476,28 @@ def save_graph_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
 
 
 def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool:
-    return _save_stamped(path, _model_encoder(registry, "registryGeneratedAtUtc"),
-                         "registryGeneratedAtUtc", now_iso)
+    return _save_stamped(path, _model_encoder(registry, REGISTRY_STAMP), REGISTRY_STAMP, now_iso)
+
+
+def save_registry_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
+    """save_registry for the registry as plain data in the file's JSON shape (rows of a file
+    membank wrote, and entries dumped as the model dumps them: tasks/distill/registry_rows.py)."""
+    return _save_stamped(path, _data_encoder(data, REGISTRY_STAMP), REGISTRY_STAMP, now_iso)
+
+
+class RegistryRowsByKey(dict[str, dict[str, Any]]):
+    """A registry file's entries (each in the file's JSON shape) by entity key: what a distill
+    hands over (hand_over) to the search index's update after it, which looks entries up by
+    key and would otherwise read, parse and key the file again (50,000 entries)."""
 
 
 def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
     """Write the manifest (its stamp refreshed only on a real change); the model is handed
-    over to this process's next load_manifest of the file (see _hand_over), so the caller
+    over to this process's next load_manifest of the file (see hand_over), so the caller
     changes it no more."""
     wrote, stamp = _save_stamped_at(path, _model_encoder(manifest, MANIFEST_STAMP),
                                     MANIFEST_STAMP, now_iso)
-    _hand_over(path, manifest if stamp == manifest.manifestGeneratedAtUtc
+    hand_over(path, manifest if stamp == manifest.manifestGeneratedAtUtc
                else manifest.model_copy(update={MANIFEST_STAMP: stamp}))
     return wrote
 
@@ -483,7 +508,7 @@ def save_manifest_data(path: Path, data: dict[str, Any], *, now_iso: str) -> boo
     the data is handed over as save_manifest hands over its model."""
     wrote, stamp = _save_stamped_at(path, _data_encoder(data, MANIFEST_STAMP), MANIFEST_STAMP,
                                     now_iso)
-    _hand_over(path, data if stamp == data.get(MANIFEST_STAMP) else {**data, MANIFEST_STAMP: stamp})
+    hand_over(path, data if stamp == data.get(MANIFEST_STAMP) else {**data, MANIFEST_STAMP: stamp})
     return wrote
 
 

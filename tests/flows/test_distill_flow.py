@@ -116,7 +116,7 @@ def test_the_writer_is_a_task_holding_the_lock_from_the_plan(
     """open-distill (lock + plan), extract-facts-batch (one run per batch) and apply-distill
     run as tasks; the writer's failure rolls back every file it wrote (one journaled batch from
     the plan to the last write), and its success is one INFO line with its figures."""
-    import tasks.distill.apply as apply
+    from tasks.distill.registry_rows import LoadedRegistry
     from tests.stored_sources import store_source
 
     monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "1")
@@ -128,7 +128,7 @@ def test_the_writer_is_a_task_holding_the_lock_from_the_plan(
     def fail(*args: object, **kwargs: object) -> bool:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(apply, "save_registry", fail)  # after the graph and the pages
+    monkeypatch.setattr(LoadedRegistry, "save", fail)  # after the graph and the pages
     with pytest.raises(OSError):
         distill_flow(root=str(memory_root))
     assert snapshot(memory_root) == before
@@ -151,6 +151,7 @@ def test_the_writer_runs_with_the_collector_paused(
     import gc
 
     import tasks.distill.apply as apply
+    from tasks.distill.registry_rows import LoadedRegistry
     from tests.stored_sources import store_source
 
     bootstrap(memory_root, fixed_clock_env)
@@ -167,7 +168,7 @@ def test_the_writer_runs_with_the_collector_paused(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(apply, "merge_extractions", watched)
-    monkeypatch.setattr(apply, "save_registry", fail)
+    monkeypatch.setattr(LoadedRegistry, "save", fail)
     assert gc.isenabled()
     with pytest.raises(OSError):
         distill_flow(root=str(memory_root))

@@ -10,6 +10,7 @@ from dataclasses import replace
 from schemas.distill_inbox import TombstoneList
 from tasks.distill.merge import MergeInputs, merge_extractions
 from tasks.distill.plan import DistillPlan
+from tasks.distill.registry_rows import LoadedRegistry
 from tasks.distill.resolve import Forgotten
 from tasks.extract import Extraction, SourceRef, extract_facts
 from tasks.store.graph_store import empty_graph, empty_registry, graph_data
@@ -67,7 +68,8 @@ class Earlier:
 def inputs(*topics: str) -> MergeInputs:
     tombstones = TombstoneList.model_validate({"tombstones": [
         {"topic": topic, "reason": "r", "tombstonedAtUtc": NOW} for topic in topics]})
-    return MergeInputs(graph_data(empty_graph(NOW)), empty_registry(NOW), Forgotten(tombstones), NOW)
+    return MergeInputs(graph_data(empty_graph(NOW)), LoadedRegistry.of_model(empty_registry(NOW)),
+                       Forgotten(tombstones), NOW)
 
 
 def test_merge_builds_entities_relations_and_mentions_without_a_root() -> None:
@@ -132,14 +134,14 @@ def test_a_record_registered_again_under_its_qualified_name_brings_no_new_name()
     # new version of it registers that name again. The name is in the registry already, so
     # the sources of earlier runs are not read again for it (20,000 at 100,000 pages).
     first = merge_extractions(inputs(), [record_in("other", 0)], DistillPlan(), Earlier())
-    memory = replace(inputs(), registry=first.resolver.registry(NOW, None))
+    memory = replace(inputs(), registry=LoadedRegistry.of_model(first.resolver.registry(NOW, None)))
     second = merge_extractions(memory, [record_in("notes", 1)], DistillPlan(), earlier := Earlier())
     assert earlier.asked[0][0] == {"Decision: cache the parsed graph (notes)":
                                    "Decision: cache the parsed graph (notes)"}
     assert second.resolver.renewed == set()
     key = "decision: cache the parsed graph (notes)"
     second.resolver.add_alias(second.resolver.entries[key], "graph cache decision")  # a later run's alias
-    memory = replace(inputs(), registry=second.resolver.registry(NOW, None))
+    memory = replace(inputs(), registry=LoadedRegistry.of_model(second.resolver.registry(NOW, None)))
     third = merge_extractions(memory, [record_in("notes", 2)], DistillPlan(), earlier := Earlier())
     # The new version finds its entry by its record and folder: nothing is registered again, and
     # the entry keeps the aliases it had.
