@@ -348,7 +348,7 @@ def _pct(part: int, whole: int) -> str:
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
              "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
-             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39", "heldout40", "heldout41", "heldout42"])
+             "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39", "heldout40", "heldout41", "heldout42", "link71"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -1050,6 +1050,13 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         figures = (with_entity, typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0],
                    meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
+    # link71 (issue 23 item 2: stated links as teams write them; thirteen documents of a water
+    # utility's telemetry team in plain folders that say nothing of the genre, written with their
+    # gold before a run): wiki links by title with a verb, in an anchor and in front-matter lists,
+    # "see: Page Title", keys in fields and tables ("Supersedes | SOP-NET-004 rev C"), a GitHub
+    # issue's "superseded by #57", links to the former path of a moved page, breadcrumbs, links to
+    # pages not in the memory. Before: 13/13, 104/129 found, 31/40 real, status 8/9, dates 12/13,
+    # conclusions 19/22, links 30/36, 0 boilerplate, 0 spurious supersessions.
     if name in {"heldout31", "heldout32", "heldout33", "heldout34", "heldout35"}:
         floors = {"heldout31": (124, 37, 6, 11, 117, 21), "heldout32": (141, 34, 4, 9, 101, 20),
                   "heldout33": (153, 37, 6, 11, 112, 20), "heldout34": (136, 35, 7, 12, 118, 22),
