@@ -26,6 +26,7 @@ from tasks.extract.form_fields import form_answers
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, related_title_links, unique_links
+from tasks.extract.link_items import see_title_links
 from tasks.extract.genre_meta import field_dates, genre_dates, genre_status, revision_lines
 from tasks.extract.genre_parts import log_last_day
 from tasks.extract.genre_prose import prose_paragraphs, timeline_lines
@@ -267,7 +268,8 @@ def _document_links(
     own = (stem, record_number(stem))
     return unique_links([*field_links(fields, folder, own),
                          *prose_links(structure, folder, own, typed_only=typed_only, reported=reported),
-                         *related_title_links(structure), *titled_links(structure)])
+                         *related_title_links(structure), *titled_links(structure),
+                         *see_title_links(structure)])
 
 
 def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:

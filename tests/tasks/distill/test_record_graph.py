@@ -310,3 +310,23 @@ def test_a_link_left_unresolved_waits_once() -> None:
     linker = _Linker(merge=None, index=RecordIndex(), forgotten=lambda _: False)  # type: ignore[arg-type]
     linker.link(_Linking(source, None, subject, (waiting, waiting)), typed=False)
     assert linker.left == {"a" * 64: [waiting]}
+
+
+def test_a_title_no_page_of_the_folder_has_is_the_one_page_of_that_title_elsewhere() -> None:
+    """"Replaces: Disk pressure triage" in a field: a page of that title in another folder, when
+    the memory has one; a title of one word ("Kafka") names a thing more often than a page."""
+    def entry(name: str, stem: str, log: str) -> RegistryEntry:
+        return RegistryEntry.model_validate({"canonicalName": name, "entityType": "runbook",
+                                             "recordKey": stem, "recordLog": log})
+
+    triage = entry("Disk pressure triage", "disk-pressure", "kb/ops")
+    kafka = entry("Kafka", "kafka", "kb/radar")
+    index = RecordIndex.build([triage, kafka])
+
+    def titled(text: str) -> RecordLink:
+        return RecordLink(SUPERSEDES, False, text, None, None, 1, text, "kb/runbooks")
+
+    assert index.resolve(titled("Disk pressure triage"), "kb/runbooks") is triage
+    assert index.resolve(titled("Kafka"), "kb/runbooks") is None
+    twice = RecordIndex.build([triage, entry("Disk pressure triage", "disk-pressure", "kb/old")])
+    assert twice.resolve(titled("Disk pressure triage"), "kb/runbooks") is None
