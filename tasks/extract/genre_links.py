@@ -32,7 +32,7 @@ from tasks.extract.genres import (
 )
 from tasks.extract.link_headings import heading_mentions
 from tasks.extract.link_items import (
-    HASH_MENTION_RE,
+    cited_numbers,
     is_breadcrumb,
     is_file_name,
     key_item_link,
@@ -274,7 +274,7 @@ def prose_links(
         bare_path = may_hold_bare_path(text)
         mentions = not typed_only and (ID_MENTION_RE.search(text) is not None
                                        or PARTS_KEY_MENTION_RE.search(text) is not None
-                                       or ("#" in text and HASH_MENTION_RE.search(text) is not None))
+                                       or bool(cited_numbers(text)))
         if ("[" not in text and not typed and not bare_path and not mentions) or (typed_only and not typed):
             continue
         table = text.startswith("|")
@@ -508,14 +508,14 @@ def _mention_links(
     excerpt = ""
     keyed = [match for match in PARTS_KEY_MENTION_RE.finditer(plain)
              if match["prefix"] not in NOT_RECORD_SERIES]  # "CVE-2021-44228" is no record's key
-    numbered = HASH_MENTION_RE.finditer(plain) if "#" in plain else ()  # "Redmine #2291"
-    found = sorted([*ID_MENTION_RE.finditer(plain), *keyed, *numbered], key=lambda match: match.start())
-    for match in found:
-        if match.group() in entries:
+    found = sorted([*((m.start(), m.group(), int(m["number"])) for m in [*ID_MENTION_RE.finditer(plain), *keyed]),
+                    *cited_numbers(plain)])  # "Redmine #2291", "Shortcut epic 311", "sc-4127"
+    for position, cited, number in found:
+        if cited in entries:
             continue
         excerpt = excerpt or " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
-        links.append(RecordLink(RELATES_TO, False, match.group(), None, int(match["number"]),
-                                where.line_of(match.start()), excerpt, folder, mention=True))
+        links.append(RecordLink(RELATES_TO, False, cited, None, number, where.line_of(position), excerpt, folder,
+                                mention=True))
     return links
 
 

@@ -122,6 +122,24 @@ def is_breadcrumb(text: str) -> bool:
 # An issue's or a ticket's number in its tracker, as teams cite it ("#2291", "Redmine #2291",
 # "per #214"): not a heading's mark, an HTML entity ("&#8212;"), a URL's fragment or a colour.
 HASH_MENTION_RE = re.compile(r"(?<![\w/&#.-])#(?P<number>\d{2,6})(?![\w-]|[.,]\d)")
+# A tracker's item cited by its kind and number, as its users write it in a sentence ("Shortcut
+# epic 311", "bug 2231", "story 4127"), or by its key in lower case ("internal ref sc-4127"):
+# it names the page that states that id (its title "Epic 311: ...", "sc-4127 · ..."), no other.
+_ITEM_KINDS = r"epic|story|bug|issue|ticket|feature|incident|problem|case"
+KIND_NUMBER_RE = re.compile(
+    rf"(?<![\w/.#@=&?-])(?:(?P<kind>(?i:{_ITEM_KINDS}))[ ](?P<number>\d{{1,6}})"
+    r"|(?P<series>[a-z]{2,8})-(?P<key_number>\d{3,6}))(?![\w-]|[.,:/-]\d)")
+
+
+def cited_numbers(text: str) -> list[tuple[int, str, int]]:
+    """Where a text cites a page by a tracker number, an item's kind and number, or a key in
+    lower case (HASH_MENTION_RE, KIND_NUMBER_RE): (position, the citation, its number)."""
+    found = [(m.start(), m.group(), int(m["number"])) for m in HASH_MENTION_RE.finditer(text)] if "#" in text else []
+    for match in KIND_NUMBER_RE.finditer(text):
+        if match["series"] is not None and match["series"].upper() in NOT_RECORD_SERIES:
+            continue  # "utf-8", "sha-256"
+        found.append((match.start(), match.group(), int(match["number"] or match["key_number"])))
+    return found
 # A page's own tracker number in its title, as trackers title their pages: GitHub's "Title #57",
 # Redmine's "Feature #2291", a postmortem's "(incident #2207)".
 _TITLE_HASH_RE = re.compile(

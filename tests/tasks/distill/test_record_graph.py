@@ -330,3 +330,26 @@ def test_a_title_no_page_of_the_folder_has_is_the_one_page_of_that_title_elsewhe
     assert index.resolve(titled("Kafka"), "kb/runbooks") is None
     twice = RecordIndex.build([triage, entry("Disk pressure triage", "disk-pressure", "kb/old")])
     assert twice.resolve(titled("Disk pressure triage"), "kb/runbooks") is None
+
+
+def test_a_tracker_number_names_the_one_page_titled_with_it() -> None:
+    """'#2291' (or 'Redmine #2291') in prose names the page a tracker titles "Feature #2291" or
+    "... #57", and is cited by it; a number no page is titled with names none."""
+    def entry(name: str, stem: str, log: str, entity_type: str) -> RegistryEntry:
+        return RegistryEntry.model_validate({"canonicalName": name, "entityType": entity_type,
+                                             "recordKey": stem, "recordLog": log})
+
+    feature = entry("Feature #2291", "redmine-2291-specify", "kb/decisions", "decision")
+    issue = entry("Leak alerts as push notifications #57", "issue-57-leak-alerts", "kb/notes", "document")
+    index = RecordIndex.build([feature, issue])
+
+    def cited(text: str) -> RecordLink:
+        return RecordLink("relates_to", False, text, None, int(text[1:]), 1, text, "kb/minutes", mention=True)
+
+    assert index.resolve(cited("#2291"), "kb/minutes") is feature
+    assert index.resolve(cited("#57"), "kb/minutes") is issue
+    assert index.resolve(cited("#58"), "kb/minutes") is None
+    from tasks.distill.record_keys import relation_for_key
+    page = entry("Pressbook sync", "sync", "kb/minutes", "meeting")
+    assert relation_for_key(cited("#2291"), page, feature, index.cited_ids(feature), "kb/decisions") \
+        == "references_decision"

@@ -1056,7 +1056,13 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # "see: Page Title", keys in fields and tables ("Supersedes | SOP-NET-004 rev C"), a GitHub
     # issue's "superseded by #57", links to the former path of a moved page, breadcrumbs, links to
     # pages not in the memory. Before: 13/13, 104/129 found, 31/40 real, status 8/9, dates 12/13,
-    # conclusions 19/22, links 30/36, 0 boilerplate, 0 spurious supersessions.
+    # conclusions 19/22, links 30/36, 0 boilerplate, 0 spurious supersessions. After the link readers
+    # of tasks/extract/link_items.py and former_paths.py: links 36/36, the rest unmoved (heldout36
+    # links 31 -> 32/34, heldout37 22 -> 24/24, heldout38 18 -> 23/30 and found 124 -> 127).
+    if name == "link71":
+        assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
+        figures = (typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0], meta["links"][0])
+        assert all(figure >= floor for figure, floor in zip(figures, (104, 31, 8, 12, 19, 36), strict=True)), meta
     if name in {"heldout31", "heldout32", "heldout33", "heldout34", "heldout35"}:
         floors = {"heldout31": (124, 37, 6, 11, 117, 21), "heldout32": (141, 34, 4, 9, 101, 20),
                   "heldout33": (153, 37, 6, 11, 112, 20), "heldout34": (136, 35, 7, 12, 118, 22),

@@ -162,3 +162,34 @@ def test_a_built_sites_page_is_the_page_of_its_stem_and_a_breadcrumb_states_no_l
                            + "See [the pressure runbook](../ops/disk-pressure.html).\n",
                            SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "kb/ops/page.md"))
     assert {(link.stem, link.folder) for link in result.record_links} == {("disk-pressure", "kb/ops")}
+
+
+def test_a_tracker_number_in_a_title_is_the_pages_own_and_one_in_prose_cites_it() -> None:
+    from tasks.extract.link_items import HASH_MENTION_RE, hash_key, title_hash
+
+    assert [title_hash(t) for t in ["Feature #2291", "Bug #12: crash", "Leak alerts as push #57",
+                                    "Fare API postmortem (incident #2207)", "Fix #12 regression", "C# guide"]] == [
+        "#2291", "#12", "#57", "#2207", None, None]
+    text = "Specify 7 (Redmine #2291), per #214; &#8212; page.md#12, v#12, #12.5 and #1."
+    assert [m.group() for m in HASH_MENTION_RE.finditer(text)] == ["#2291", "#214"]
+    assert hash_key("#2291") == ("#", 2291) and hash_key("Redmine #2291") is None
+    found = links(PAGE + "The cut-over waits for Redmine #2291.\n")
+    assert ("#2291", RELATES_TO, False) in {f[:3] for f in found}
+
+
+def test_a_page_a_dependencies_section_names_is_depended_on_and_still_cited() -> None:
+    text = ("# SBEP 9: Generalise localities\n\n## Summary\n\nOne service generalises every locality.\n\n"
+            "## Motivation\n\nExact localities leaked.\n\n## Non-Goals\n\nHiding taxa.\n\n"
+            "## Dependencies\n\nThe cut-over ([Redmine #2291](../decisions/redmine-2291-specify.md)).\n")
+    found = {(text, kind) for text, kind, _, _ in links(text, "kb/design/sbep-9.md")}
+    assert {("Redmine #2291", "depends_on"), ("Redmine #2291", RELATES_TO)} <= found
+
+
+def test_an_items_kind_and_number_or_a_lower_case_key_cite_the_page_stating_that_id() -> None:
+    from tasks.extract.link_items import cited_numbers
+
+    text = "Shortcut epic 311 and bug 2231 (internal ref sc-4127); utf-8, step-2 and covid-19 are none."
+    assert [(cited, number) for _, cited, number in sorted(cited_numbers(text))] == [
+        ("epic 311", 311), ("bug 2231", 2231), ("sc-4127", 4127)]
+    found = links(PAGE + "The swap waits for Shortcut epic 311 (ref sc-4127).\n")
+    assert {("epic 311", RELATES_TO), ("sc-4127", RELATES_TO)} <= {f[:2] for f in found}
