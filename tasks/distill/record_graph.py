@@ -193,14 +193,17 @@ class RecordIndex:
             # "the entry of 2025-06-01": the one page of the folder whose file stem starts so
             dated = list(self.by_date.get((log, link.text), {}).values())
             return dated[0] if len(dated) == 1 else None
-        if link.stem is None:
-            title = entity_key(plain_text(link.text))
-            found = self.by_title.get((log, title))
-            if found is None and " " in title:  # a page of another folder, the one of that title
-                titled = self.by_any_title.get(title, [])
-                found = titled[0] if len(titled) == 1 else None
-            return found
-        return None
+        return self._by_title_in(log, link.text) if link.stem is None else None
+
+    def _by_title_in(self, log: str, text: str) -> RegistryEntry | None:
+        """The document of the log titled `text`, else the one document of the memory so titled
+        (a title of two words or more: one word names a thing more often than a page)."""
+        title = entity_key(plain_text(text))
+        found = self.by_title.get((log, title))
+        if found is None and " " in title:
+            titled = self.by_any_title.get(title, [])
+            found = titled[0] if len(titled) == 1 else None
+        return found
 
     def names_series(self, link: RecordLink) -> bool:
         """Does `link` name a series of documents: a common one (ADR, RFC, INC ...) or one a
@@ -224,8 +227,8 @@ class RecordIndex:
             number = record_number(stem)
             if number is not None:
                 found.add(("adr", number))
-        numbered = (hash_key(number) for name in names[1:] if (number := title_hash(name)) is not None)
-        return found | {one for one in numbered if one is not None}
+        titled = (hash_key(own) for name in names[1:] if name and (own := title_hash(name)) is not None)
+        return found | {one for one in titled if one is not None}
 
     def _by_title(self, link: RecordLink) -> RegistryEntry | None:
         """A wiki's `[[Page title]]` or a link to a page outside the memory by its title: the one

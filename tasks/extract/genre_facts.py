@@ -26,7 +26,6 @@ from tasks.extract.form_fields import form_answers
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, related_title_links, unique_links
-from tasks.extract.link_items import see_title_links
 from tasks.extract.genre_meta import field_dates, genre_dates, genre_status, revision_lines
 from tasks.extract.genre_parts import log_last_day
 from tasks.extract.genre_prose import prose_paragraphs, timeline_lines
@@ -44,6 +43,7 @@ from tasks.extract.genres import (
     is_field_line,
     recognise_genre,
 )
+from tasks.extract.link_items import see_title_links
 from tasks.extract.model import (
     SUBJECT_DOCUMENT_TYPE,
     EntityFact,

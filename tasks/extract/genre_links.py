@@ -33,6 +33,7 @@ from tasks.extract.genres import (
 from tasks.extract.link_headings import heading_mentions
 from tasks.extract.link_items import (
     cited_numbers,
+    cites_number,
     is_breadcrumb,
     is_file_name,
     key_item_link,
@@ -274,7 +275,7 @@ def prose_links(
         bare_path = may_hold_bare_path(text)
         mentions = not typed_only and (ID_MENTION_RE.search(text) is not None
                                        or PARTS_KEY_MENTION_RE.search(text) is not None
-                                       or bool(cited_numbers(text)))
+                                       or cites_number(text))
         if ("[" not in text and not typed and not bare_path and not mentions) or (typed_only and not typed):
             continue
         table = text.startswith("|")
@@ -306,10 +307,7 @@ def prose_links(
         elif reported and typed and not _supersedes_itself(text):
             found = [link if link.incoming or link.relation_type != SUPERSEDES
                      else replace(link, relation_type=RELATES_TO) for link in found]
-        elif start in depending:  # a page a design's Dependencies section names: it depends on it
-            # (and still cites it: a citation by key is typed by what the page is, record_keys)
-            found += [replace(link, relation_type=DEPENDS_ON) for link in found if link.relation_type == RELATES_TO]
-        links += found
+        links += found + _dependencies(found) if start in depending else found
     # "### Lag alert (INC0048213 follow-up)": a key a heading cites
     return links if typed_only else links + heading_mentions(structure, folder)
 
@@ -443,9 +441,8 @@ def _verb_of_page(window: str) -> tuple[str, bool]:
     """The relation a verb that ends `window` states of this page (the clause has no other
     subject: "Superseded by", "This page replaces"); relates_to otherwise."""
     window = _unbolded(window)
-    last = None
-    for last in _ANY_VERB_RE.finditer(window):
-        pass
+    verbs = list(_ANY_VERB_RE.finditer(window))
+    last = verbs[-1] if verbs else None
     if last is None or not _VERB_TO_LINK_RE.fullmatch(window, last.end()):
         return RELATES_TO, False
     if not _OWN_SUBJECT_RE.match(_NOTICE_LABEL_RE.sub("", window[: last.start()], count=1)):
@@ -508,14 +505,14 @@ def _mention_links(
     excerpt = ""
     keyed = [match for match in PARTS_KEY_MENTION_RE.finditer(plain)
              if match["prefix"] not in NOT_RECORD_SERIES]  # "CVE-2021-44228" is no record's key
-    found = sorted([*((m.start(), m.group(), int(m["number"])) for m in [*ID_MENTION_RE.finditer(plain), *keyed]),
-                    *cited_numbers(plain)])  # "Redmine #2291", "Shortcut epic 311", "sc-4127"
+    ids = ((m.start(), m.group(), int(m["number"])) for m in [*ID_MENTION_RE.finditer(plain), *keyed])
+    found = sorted([*ids, *cited_numbers(plain)])  # "Redmine #2291", "Shortcut epic 311", "sc-4127"
     for position, cited, number in found:
         if cited in entries:
             continue
         excerpt = excerpt or " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
-        links.append(RecordLink(RELATES_TO, False, cited, None, number, where.line_of(position), excerpt, folder,
-                                mention=True))
+        links.append(RecordLink(RELATES_TO, False, cited, None, number, where.line_of(position), excerpt,
+                                folder, mention=True))
     return links
 
 
@@ -534,8 +531,9 @@ def _named_links(
             if named is None:
                 quoted = _QUOTED_TITLE_RE.match(text, verb.end())
                 if quoted is not None:
-                    links.append(RecordLink(relation_type, incoming, quoted["title"].strip(), None, None, line,
-                                            excerpt, BY_TITLE))
+                    title = quoted["title"].strip()
+                    links.append(RecordLink(relation_type, incoming, title, None, None, line, excerpt,
+                                            BY_TITLE))
                 continue
             references = [named["date"] or named["id"]]
             end = named.end()
@@ -549,13 +547,21 @@ def _named_links(
     return links
 
 
-def _named_link(reference: str, typed: tuple[str, bool], line: int, excerpt: str, folder: str) -> RecordLink:
+def _named_link(
+    reference: str, typed: tuple[str, bool], line: int, excerpt: str, folder: str
+) -> RecordLink:
     """A link to the page an id or a date names: by its number in the folder ("KEP-1234",
     "#57"), by the key a page states ("SOP-NET-004"), or by the date its stem opens with."""
     number = _ID_RE.match(reference)
     keyed = document_id(reference) if number is None else None
-    return RecordLink(*typed, reference, None, int(number["number"]) if number else keyed[1] if keyed else None,
-                      line, excerpt, folder, mention=keyed is not None)
+    numbered = int(number["number"]) if number else keyed[1] if keyed else None
+    return RecordLink(*typed, reference, None, numbered, line, excerpt, folder, mention=keyed is not None)
+
+
+def _dependencies(found: list[RecordLink]) -> list[RecordLink]:
+    """The pages a Dependencies section names, as pages this one depends on; the citations stay
+    too (a citation by key is typed by what the page is: record_keys)."""
+    return [replace(link, relation_type=DEPENDS_ON) for link in found if link.relation_type == RELATES_TO]
 
 
 def _supersedes_itself(text: str) -> bool:

@@ -111,7 +111,8 @@ def see_title_links(structure: Structure) -> list[RecordLink]:
 
 # A breadcrumb: the line that places a page in its wiki's tree ("Parent: [[Network Data]]",
 # "Breadcrumbs: Home > Ops", "You are here: ..."), no link the page states.
-_BREADCRUMB_RE = re.compile(r"^[\W_]{0,6}(?:parent(?:\s+page)?|breadcrumbs?|you\s+are\s+here)[\W_]{0,4}:", re.I)
+_BREADCRUMB_RE = re.compile(
+    r"^[\W_]{0,6}(?:parent(?:\s+page)?|breadcrumbs?|you\s+are\s+here)[\W_]{0,4}:", re.I)
 
 
 def is_breadcrumb(text: str) -> bool:
@@ -119,31 +120,65 @@ def is_breadcrumb(text: str) -> bool:
     return text[:1] in "PpBbYy*_>[ " and _BREADCRUMB_RE.match(text) is not None
 
 
-# An issue's or a ticket's number in its tracker, as teams cite it ("#2291", "Redmine #2291",
-# "per #214"): not a heading's mark, an HTML entity ("&#8212;"), a URL's fragment or a colour.
-HASH_MENTION_RE = re.compile(r"(?<![\w/&#.-])#(?P<number>\d{2,6})(?![\w-]|[.,]\d)")
+# An issue's or a ticket's number in its tracker, after the word that says whose or what it is
+# ("Redmine #2291", "Feature #2304", "per #214", "see issue #12"; "PR #57" is ID_MENTION_RE's):
+# a bare "#1234" is as often a public project's pull request in a changelog, no page of the
+# memory. Not a heading's mark, an HTML entity ("&#8212;"), a URL's fragment or a colour.
+HASH_MENTION_RE = re.compile(
+    r"(?:\b[A-Z][a-z][A-Za-z]{0,14}|\b(?:issue|pr|bug|ticket|story|task|feature|epic|discussion|incident|change"
+    r"|request|per|see))[ ](?P<key>#(?P<number>\d{2,6}))(?![\w-]|[.,]\d)")
 # A tracker's item cited by its kind and number, as its users write it in a sentence ("Shortcut
-# epic 311", "bug 2231", "story 4127"), or by its key in lower case ("internal ref sc-4127"):
-# it names the page that states that id (its title "Epic 311: ...", "sc-4127 · ..."), no other.
-_ITEM_KINDS = r"epic|story|bug|issue|ticket|feature|incident|problem|case"
-KIND_NUMBER_RE = re.compile(
-    rf"(?<![\w/.#@=&?-])(?:(?P<kind>(?i:{_ITEM_KINDS}))[ ](?P<number>\d{{1,6}})"
-    r"|(?P<series>[a-z]{2,8})-(?P<key_number>\d{3,6}))(?![\w-]|[.,:/-]\d)")
+# epic 311", "bug 2231", "story 4127"), or by its key in lower case ("internal ref sc-4127", a
+# number of three digits or more: "covid-19", "step-2" are none): it names the page that states
+# that id (its title "Epic 311: ...", "sc-4127 · ..."), no other.
+_KIND_NUMBER_RE = re.compile(
+    r"(?<![\w/.#@=&?-])(?i:epic|story|bug|issue|ticket|feature|incident|problem|case)[ ](?P<number>\d{1,6})"
+    r"(?![\w-]|[.,:/-]\d)")
+_LOWER_KEY_RE = re.compile(r"(?<![\w/.#@=&?-])(?P<series>[a-z]{2,8})-(?P<number>\d{3,6})(?![\w-]|[.,:/-]\d)")
+# What each pattern needs, found faster than the pattern itself: " #" and a digit, a "-" and
+# three digits, a blank and a digit after one of the kinds' words (in any case but all capitals,
+# which ID_MENTION_RE reads).
+_HASH_DIGIT_RE = re.compile(r" #\d")
+_DASH_DIGITS_RE = re.compile(r"-\d\d\d")
+_BLANK_DIGIT_RE = re.compile(r" \d")
+_KIND_NEEDLES = ("pic ", "tory ", "ug ", "ssue ", "icket ", "eature ", "ncident ", "roblem ", "ase ")
+
+
+def _citing_patterns(text: str) -> list[re.Pattern[str]]:
+    """The patterns of cited_numbers that may match `text`, by the literal tests above first
+    (most paragraphs pass none)."""
+    patterns = []
+    if "#" in text and _HASH_DIGIT_RE.search(text) is not None:
+        patterns.append(HASH_MENTION_RE)
+    if "-" in text and _DASH_DIGITS_RE.search(text) is not None:
+        patterns.append(_LOWER_KEY_RE)
+    if _BLANK_DIGIT_RE.search(text) is not None and any(needle in text for needle in _KIND_NEEDLES):
+        patterns.append(_KIND_NUMBER_RE)
+    return patterns
+
+
+def cites_number(text: str) -> bool:
+    """Does a text cite a page as cited_numbers reads it?"""
+    return any(pattern.search(text) is not None for pattern in _citing_patterns(text))
 
 
 def cited_numbers(text: str) -> list[tuple[int, str, int]]:
     """Where a text cites a page by a tracker number, an item's kind and number, or a key in
-    lower case (HASH_MENTION_RE, KIND_NUMBER_RE): (position, the citation, its number)."""
-    found = [(m.start(), m.group(), int(m["number"])) for m in HASH_MENTION_RE.finditer(text)] if "#" in text else []
-    for match in KIND_NUMBER_RE.finditer(text):
-        if match["series"] is not None and match["series"].upper() in NOT_RECORD_SERIES:
-            continue  # "utf-8", "sha-256"
-        found.append((match.start(), match.group(), int(match["number"] or match["key_number"])))
+    lower case ("#2291", "epic 311", "sc-4127"): (position, the citation, its number)."""
+    found = []
+    for pattern in _citing_patterns(text):
+        group = "key" if pattern is HASH_MENTION_RE else 0  # "Redmine #2291": the number, "#2291"
+        for match in pattern.finditer(text):
+            if pattern is not _LOWER_KEY_RE or match["series"].upper() not in NOT_RECORD_SERIES:  # "utf-8"
+                found.append((match.start(group), match.group(group), int(match["number"])))
     return found
+
+
 # A page's own tracker number in its title, as trackers title their pages: GitHub's "Title #57",
 # Redmine's "Feature #2291", a postmortem's "(incident #2207)".
 _TITLE_HASH_RE = re.compile(
-    r"^[A-Z][a-z]{2,12}[ ]#(?P<kind>\d{1,6})(?::|$)|[ ]#(?P<end>\d{1,6})$|\((?:[a-z]{2,12}[ ])?#(?P<bracket>\d{1,6})\)$")
+    r"^[A-Z][a-z]{2,12}[ ]#(?P<kind>\d{1,6})(?::|$)|[ ]#(?P<end>\d{1,6})$"
+    r"|\((?:[a-z]{2,12}[ ])?#(?P<bracket>\d{1,6})\)$")
 
 
 def hash_key(text: str) -> tuple[str, int] | None:

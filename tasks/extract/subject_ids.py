@@ -39,7 +39,8 @@ _TITLE_KEY_RE = re.compile(
     rf"(?:^|^[A-Za-z][\w ]{{0,40}}?[ \t]+[—–:-][ \t]+)({_KEY})(?=[ \t]*(?:[—–:·|]|-[ \t]|$))")
 # At the end of a title of a few words that end with the kind of page it is ("ACTION CARD FW-3",
 # "Change request CHG-8812"); not after other words ("Upgrade the broker EMQX-5", "Follow-up to INC-42").
-_TITLE_END_KEY_RE = re.compile(rf"^(?:[A-Za-z]{{2,20}}[ \t]+){{0,2}}(?P<kind>[A-Za-z]{{2,20}})[ \t]+({_KEY})$")
+_TITLE_END_KEY_RE = re.compile(
+    rf"^(?:[A-Za-z]{{2,20}}[ \t]+){{0,2}}(?P<kind>[A-Za-z]{{2,20}})[ \t]+({_KEY})$")
 _PAGE_KINDS = frozenset("""card request change incident postmortem ticket issue story bug task record report
     review problem article plan runbook playbook procedure sop instruction checklist policy standard spec
     proposal memo note rfc adr decision""".split())

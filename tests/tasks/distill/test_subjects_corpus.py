@@ -1058,7 +1058,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # pages not in the memory. Before: 13/13, 104/129 found, 31/40 real, status 8/9, dates 12/13,
     # conclusions 19/22, links 30/36, 0 boilerplate, 0 spurious supersessions. After the link readers
     # of tasks/extract/link_items.py and former_paths.py: links 36/36, the rest unmoved (heldout36
-    # links 31 -> 32/34, heldout37 22 -> 24/24, heldout38 18 -> 23/30 and found 124 -> 127).
+    # links 31 -> 32/34, heldout37 22 -> 24/24, heldout38 18 -> 22/30 and found 124 -> 127).
     if name == "link71":
         assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
         figures = (typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0], meta["links"][0])

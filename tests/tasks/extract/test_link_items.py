@@ -165,13 +165,13 @@ def test_a_built_sites_page_is_the_page_of_its_stem_and_a_breadcrumb_states_no_l
 
 
 def test_a_tracker_number_in_a_title_is_the_pages_own_and_one_in_prose_cites_it() -> None:
-    from tasks.extract.link_items import HASH_MENTION_RE, hash_key, title_hash
+    from tasks.extract.link_items import cited_numbers, hash_key, title_hash
 
     assert [title_hash(t) for t in ["Feature #2291", "Bug #12: crash", "Leak alerts as push #57",
                                     "Fare API postmortem (incident #2207)", "Fix #12 regression", "C# guide"]] == [
         "#2291", "#12", "#57", "#2207", None, None]
-    text = "Specify 7 (Redmine #2291), per #214; &#8212; page.md#12, v#12, #12.5 and #1."
-    assert [m.group() for m in HASH_MENTION_RE.finditer(text)] == ["#2291", "#214"]
+    text = "Specify 7 (Redmine #2291), per #214; &#8212; page.md#12, v#12, #12.5, #1 and a bare #1234."
+    assert [cited for _, cited, _ in cited_numbers(text)] == ["#2291", "#214"]
     assert hash_key("#2291") == ("#", 2291) and hash_key("Redmine #2291") is None
     found = links(PAGE + "The cut-over waits for Redmine #2291.\n")
     assert ("#2291", RELATES_TO, False) in {f[:3] for f in found}
