@@ -12,9 +12,8 @@ import pytest
 from schemas.graph import RegistryEntry
 from tasks.distill.record_graph import RecordIndex
 from tasks.extract.record_links import RELATES_TO, RecordLink
-from tests.conftest import FIXED_NOW
-from tests.stored_sources import bootstrap, store_source
-from tests.tasks.distill.test_record_graph import LATER, distill, relations
+from tests.stored_sources import bootstrap
+from tests.tasks.distill.test_record_graph import distill_in_runs, relations
 
 MOVED = ("# Boiler gateway architecture\n\n> **Note:** this page moved here from `platform/boiler-gateway.md` "
          "when the platform space was retired.\n\n## Overview\n\nThe gateway polls every boiler over Modbus.\n\n"
@@ -28,15 +27,8 @@ LINKING = ("# Boiler offline\n\n## Alert\n\nNo reading from a boiler for ten min
 def test_a_link_to_a_moved_pages_former_path_relates_to_the_page(tmp_path: Path, runs: str) -> None:
     root = tmp_path / ".memories"
     bootstrap(root)
-    page = ("kb/shared/boiler-gateway-architecture.md", MOVED)
-    linking = ("kb/runbooks/boiler-offline.md", LINKING)
-    batches = {"one run": [[page, linking]], "the page first": [[page], [linking]],
-               "the link first": [[linking], [page]]}[runs]
-    for number, batch in enumerate(batches):
-        now = FIXED_NOW if number == 0 else LATER
-        for path, text in batch:
-            store_source(root, path, text, now_iso=now)
-        distill(root, now)
+    distill_in_runs(root, ("kb/shared/boiler-gateway-architecture.md", MOVED),
+                    ("kb/runbooks/boiler-offline.md", LINKING), runs)
     pairs = {(source, target) for source, _kind, target in relations(root)}
     assert ("Boiler offline", "Boiler gateway architecture") in pairs
     registry = json.loads((root / "context/entity-registry.jsonc").read_text())

@@ -196,13 +196,9 @@ POSTMORTEM_LINKING_IT = (
 )
 
 
-@pytest.mark.parametrize("runs", ["one run", "the page first", "the link first"])
-def test_a_plain_document_is_found_by_its_file_in_any_run(root: Path, runs: str) -> None:
-    """A document of no genre and no type of its own (a catalogue entry) is a link's target by
-    its file, whether it was distilled in the same run, an earlier one or a later one; the
-    pages it links to are related to it (and a link to nothing stays a candidate)."""
-    page = ("catalogue/meter-reads-api.md", CATALOGUE_ENTRY)
-    linking = ("postmortems/2025-06-14-no-reads.md", POSTMORTEM_LINKING_IT)
+def distill_in_runs(root: Path, page: tuple[str, str], linking: tuple[str, str], runs: str) -> None:
+    """Store and distill a linked page and the page linking it (path, text): in "one run", "the
+    page first" or "the link first" (two runs)."""
     batches = {"one run": [[page, linking]], "the page first": [[page], [linking]],
                "the link first": [[linking], [page]]}[runs]
     for number, batch in enumerate(batches):
@@ -210,6 +206,16 @@ def test_a_plain_document_is_found_by_its_file_in_any_run(root: Path, runs: str)
         for path, text in batch:
             store_source(root, path, text, now_iso=now)
         distill(root, now)
+
+
+@pytest.mark.parametrize("runs", ["one run", "the page first", "the link first"])
+def test_a_plain_document_is_found_by_its_file_in_any_run(root: Path, runs: str) -> None:
+    """A document of no genre and no type of its own (a catalogue entry) is a link's target by
+    its file, whether it was distilled in the same run, an earlier one or a later one; the
+    pages it links to are related to it (and a link to nothing stays a candidate)."""
+    page = ("catalogue/meter-reads-api.md", CATALOGUE_ENTRY)
+    linking = ("postmortems/2025-06-14-no-reads.md", POSTMORTEM_LINKING_IT)
+    distill_in_runs(root, page, linking, runs)
     assert ("Postmortem: portal shows no meter reads", "relates_to", "Meter Reads API") in relations(root)
     assert "meter-reads-api" not in candidates(root)
     state = json.loads((root / "context/distill-state.jsonc").read_text())
