@@ -25,6 +25,7 @@ from typing import Any
 from tasks.extract.model import Extraction
 from tasks.extract.structure import Structure
 from tasks.extract.text import as_names
+from tasks.markdown.code_spans import code_spans
 
 # Front-matter keys that list a page's former URLs or paths.
 _FORMER_KEYS = ("redirect_from", "redirect-from", "redirects", "aliases")
@@ -32,10 +33,11 @@ _FORMER_KEYS = ("redirect_from", "redirect-from", "redirects", "aliases")
 _PATH_RE = re.compile(r"(?:\.{1,2}/|/)?(?:[\w.~-]+/)+[\w.~-]*")
 _PAGE_SUFFIXES = (".md", ".markdown", ".mdx", ".html", ".htm")
 _INDEX_STEMS = frozenset({"index", "_index", "readme"})
-# A note that the page was elsewhere before, then where: a code span, a link's target or a path.
+# A note that the page was elsewhere before, then where: a link's target or a path (a code
+# span's content: _unspanned).
 _MOVED_RE = re.compile(
     r"\b(?:(?:moved|migrated|relocated)\s+(?:here\s+)?from|(?:formerly|previously)\s+(?:at|in))\s+"
-    r"(?:the\s+)?(?:`(?P<code>[^`\s]{3,200})`|\[[^\]]{0,200}\]\((?P<target>[^)\s]{3,200})\)|(?P<bare>\S{3,200}))",
+    r"(?:the\s+)?(?:\[[^\]]{0,200}\]\((?P<target>[^)\s]{3,200})\)|(?P<bare>\S{3,200}))",
     re.I)
 _NOTE_LINES = 25  # a note about the page stands at its top
 _NEEDLES = ("oved", "igrated", "elocated", "ormerly", "reviously")
@@ -60,6 +62,13 @@ def path_tail(name: str) -> tuple[str, str] | None:
     return posixpath.basename(folder).lower(), stem.lower()
 
 
+def _unspanned(line: str) -> str:
+    """`line` with each code span replaced by its content ("moved from `a/b.md`": the path)."""
+    for span in reversed(code_spans(line)):
+        line = line[: span.start] + span.content + line[span.end:]
+    return line
+
+
 def former_paths(meta: Mapping[str, Any], structure: Structure) -> list[str]:
     """The former paths a page states: its front matter's (_FORMER_KEYS), then its notes'."""
     found = [name for key in _FORMER_KEYS for name in as_names(meta.get(key)) if path_tail(name)]
@@ -67,8 +76,8 @@ def former_paths(meta: Mapping[str, Any], structure: Structure) -> list[str]:
     for index in sorted(structure.holding(*_NEEDLES)):
         if index >= len(visible):
             break
-        for match in _MOVED_RE.finditer(visible[index][1]):
-            path = (match["code"] or match["target"] or match["bare"]).rstrip(".,;)")
+        for match in _MOVED_RE.finditer(_unspanned(visible[index][1])):
+            path = (match["target"] or match["bare"]).rstrip(".,;)")
             if path_tail(path) and "://" not in path:
                 found.append(path)
     return list(dict.fromkeys(found))
