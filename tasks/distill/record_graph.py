@@ -17,6 +17,8 @@ from schemas.distill_state import DistilledSource
 from schemas.graph import RegistryEntry, entity_key
 from tasks.distill.record_keys import key_spelling, relation_for_key
 from tasks.extract import DECISION_TYPE, CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
+from tasks.extract.former_paths import path_tail
+from tasks.extract.link_items import hash_key, title_hash
 from tasks.extract.record_links import (
     BY_TITLE,
     BY_WORDS,
@@ -120,6 +122,16 @@ class RecordIndex:
         titled = self.by_any_title.setdefault(entity_key(entry.canonicalName), [])
         if not any(one is entry for one in titled):
             titled.append(entry)
+            self._add_former_paths(entry)
+
+    def _add_former_paths(self, entry: RegistryEntry) -> None:
+        """A moved page's former paths (its aliases that are paths: tasks/extract/former_paths.py),
+        where a link by URL or by a path of no folder of the memory finds it (_by_url)."""
+        for alias in entry.aliases:
+            tail = path_tail(alias) if "/" in alias else None
+            if tail is not None:
+                self.by_tail.setdefault(tail, []).append(entry)
+                self.by_bare_stem.setdefault(tail[1], []).append(entry)
 
     def add_entry_keys(self, entry: RegistryEntry, keys: Iterable[str]) -> None:
         """A decision log's entry keys (Extraction.entry_keys): each names the log, as its own
@@ -154,7 +166,7 @@ class RecordIndex:
         document's link names its folder (tasks/extract/genre_links.py); a mention in passing
         ("see ADR-0015") means only the one document that states its id."""
         if link.mention:
-            stating = self.by_id.get(document_id(link.text) or ("", 0), [])
+            stating = self.by_id.get(document_id(link.text) or hash_key(link.text) or ("", 0), [])
             if PARTS_KEY_MENTION_RE.fullmatch(link.text):  # "COE-2024-02": not COE-2024-03
                 stating = [entry for entry in stating if _opens_with_key(entry, link.text)]
             return stating[0] if len(stating) == 1 else None
@@ -181,9 +193,17 @@ class RecordIndex:
             # "the entry of 2025-06-01": the one page of the folder whose file stem starts so
             dated = list(self.by_date.get((log, link.text), {}).values())
             return dated[0] if len(dated) == 1 else None
-        if link.stem is None:
-            return self.by_title.get((log, entity_key(plain_text(link.text))))
-        return None
+        return self._by_title_in(log, link.text) if link.stem is None else None
+
+    def _by_title_in(self, log: str, text: str) -> RegistryEntry | None:
+        """The document of the log titled `text`, else the one document of the memory so titled
+        (a title of two words or more: one word names a thing more often than a page)."""
+        title = entity_key(plain_text(text))
+        found = self.by_title.get((log, title))
+        if found is None and " " in title:
+            titled = self.by_any_title.get(title, [])
+            found = titled[0] if len(titled) == 1 else None
+        return found
 
     def names_series(self, link: RecordLink) -> bool:
         """Does `link` name a series of documents: a common one (ADR, RFC, INC ...) or one a
@@ -198,15 +218,17 @@ class RecordIndex:
     @staticmethod
     def ids(entry: RegistryEntry, stem: str | None = None) -> set[tuple[str, int]]:
         """The ids a document's stem, title and aliases start with; a decision record numbered
-        by its file alone ("0015-score-claims.md", "# 7. Score ...") is that number's ADR."""
+        by its file alone ("0015-score-claims.md", "# 7. Score ...") is that number's ADR; a
+        tracker's page is known by its number there too ("#2291": link_items.title_hash)."""
         stem = stem or entry.recordKey
-        found = {one for name in (stem, entry.canonicalName, *entry.aliases)
-                 if (one := document_id(name)) is not None}
+        names = (stem, entry.canonicalName, *entry.aliases)
+        found = {one for name in names if (one := document_id(name)) is not None}
         if not found and entry.entityType == DECISION_TYPE and stem and not _ISO_DATE_RE.match(stem):
             number = record_number(stem)
             if number is not None:
                 found.add(("adr", number))
-        return found
+        titled = (hash_key(own) for name in names[1:] if name and (own := title_hash(name)) is not None)
+        return found | {one for one in titled if one is not None}
 
     def _by_title(self, link: RecordLink) -> RegistryEntry | None:
         """A wiki's `[[Page title]]` or a link to a page outside the memory by its title: the one

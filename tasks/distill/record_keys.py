@@ -34,6 +34,7 @@ from schemas.graph import RegistryEntry, entity_key
 from tasks.extract import DECISION_TYPE
 from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
 from tasks.extract.genres import names_a_decision_log
+from tasks.extract.link_items import hash_key
 from tasks.extract.model import SUBJECT_DOCUMENT_TYPE
 from tasks.extract.record_links import BY_TITLE, BY_WORDS, RELATES_TO, RecordLink, document_id, record_number
 
@@ -50,7 +51,7 @@ def names_by_key(link: RecordLink, target_ids: set[tuple[str, int]]) -> bool:
     """Does the reference name its target by the target's own key ("INC-14", "[GEP-0012:
     Automatic contact scheduling](..)"), or by a key whose number is the one the linked file's
     name starts with ("[RFC 0042](../design/0042-hold-centre.md)")?"""
-    named = document_id(link.text)
+    named = document_id(link.text) or hash_key(link.text)  # "INC-14", "#2291"
     # (a title that opens with a standard's name, "SHA-256 fixity ...", states no key)
     if named is None or named[0].upper() in NOT_RECORD_SERIES:
         return False

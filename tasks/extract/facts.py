@@ -5,6 +5,7 @@ from __future__ import annotations
 from tasks.extract.cov_tasks import task_items
 from tasks.extract.experiment_results import experiment_results
 from tasks.extract.field_statements import field_statements
+from tasks.extract.former_paths import add_former_paths
 from tasks.extract.front_matter import split_frontmatter
 from tasks.extract.genre_conclusions import section_action_items
 from tasks.extract.genre_facts import (
@@ -50,6 +51,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     if subject is None:
         return result
     add_own_ids(result, text, fields)  # "kcs-000137-withdraw-....md", "SR-DEC-07 — ...": its key
+    add_former_paths(result, meta, structure)  # "moved here from `platform/gateway.md`": old links find it
     add_front_matter_entities(result, meta, subject)
     if result.is_decision_record:
         add_record_facts(result, record, structure, meta)

@@ -43,6 +43,7 @@ from tasks.extract.genres import (
     is_field_line,
     recognise_genre,
 )
+from tasks.extract.link_items import see_title_links
 from tasks.extract.model import (
     SUBJECT_DOCUMENT_TYPE,
     EntityFact,
@@ -267,7 +268,8 @@ def _document_links(
     own = (stem, record_number(stem))
     return unique_links([*field_links(fields, folder, own),
                          *prose_links(structure, folder, own, typed_only=typed_only, reported=reported),
-                         *related_title_links(structure), *titled_links(structure)])
+                         *related_title_links(structure), *titled_links(structure),
+                         *see_title_links(structure)])
 
 
 def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:

@@ -31,6 +31,14 @@ from tasks.extract.genres import (
     log_item_ids,
 )
 from tasks.extract.link_headings import heading_mentions
+from tasks.extract.link_items import (
+    cited_numbers,
+    cites_number,
+    is_breadcrumb,
+    is_file_name,
+    key_item_link,
+    wiki_target_link,
+)
 from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
@@ -75,6 +83,9 @@ _FIELD_RELATIONS: dict[str, tuple[str, bool]] = {
     "related proposals": (RELATES_TO, False),
     "previous incident": (RELATES_TO, False),
     "follow up to": (RELATES_TO, False),
+    "follow up of": (RELATES_TO, False),
+    "references": (RELATES_TO, False),
+    "blocked by": (DEPENDS_ON, False),
     "succeeded by": (SUPERSEDES, True),
     # an RFC's header ("Updates: 7230", "Updated by: 9110"): the other amends, or is amended
     "updates": (AMENDS, False),
@@ -108,6 +119,7 @@ _VERB_STEMS = ("supersede", "replace", "obsolete", "succeeded", "deprecated", "m
 
 def states_link_verb(text: str) -> bool:
     """Does `text` hold one of the verbs that type a link ("superseded by", "depends on")?"""
+    text = _unbolded(text)
     if text.isascii():
         lower = text.lower()
         return any(stem in lower for stem in _VERB_STEMS) and _ANY_VERB_LOWER_RE.search(lower) is not None
@@ -122,6 +134,7 @@ _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[
 # segment of digits alone ("/pull/41", "/2024") is a number, not a page.
 _PAGE_PATH_RE = re.compile(r"^(?:(?:\.{1,2}/)+|/)(?:[\w-]+/)*(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
+_BUILT_PAGE_SUFFIXES = frozenset({".html", ".htm"})
 _MAX_PARAGRAPH_CHARS = 20_000
 # Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
 # adopted, so a link in them relates the documents and never supersedes (issue 23).
@@ -129,15 +142,36 @@ _NOT_CHOSEN_SECTIONS = frozenset({
     "alternatives", "alternatives considered", "rejected alternatives", "considered alternatives",
     "options considered", "rejected options", "other options", "alternative designs",
     "alternatives and rejected ideas", "rejected ideas"})
+# Sections that list what a design or a page needs first (KEP's, JEP's and most proposal
+# templates' "Dependencies"): a page named there is one this page depends on.
+_DEPENDENCY_SECTIONS = frozenset({"dependencies", "dependency", "depends on"})
+
+
+def _section_lines(structure: Structure, titles: AbstractSet[str]) -> set[int]:
+    """The lines of the sections whose title is one of `titles` (lower case, blanks as one)."""
+    return {number for section in structure.sections
+            if " ".join(structure.title(section).lower().split()) in titles
+            for number, _ in structure.lines(section)}
+
+
 # A clause ends at a sentence's end or a semicolon: the verb of another clause states nothing of
 # this link ("this entry replaces the entry of 2025-04-02; jobs move to [RFC 7](..)").
 _CLAUSE_END_RE = re.compile(r"(?<=[.!?;])\s")
-# What a supersession verb names without a link: an id ("superseded by KEP-1234") or a dated
-# page of the same folder ("Decision superseded by the entry of 2025-06-01"). Matched at the
-# verb's end only (linear).
+# What a supersession verb names without a link: an id ("superseded by KEP-1234", "Supersedes
+# SOP-NET-004 rev C", a series of two words), an issue's number in its tracker ("superseded by
+# #57", as GitHub writes it: a page of the same folder) or a dated page of the same folder
+# ("Decision superseded by the entry of 2025-06-01"). Matched at the verb's end only (linear).
+_ID_AFTER_VERB = r"(?P<id>[A-Z][A-Za-z]{1,7}(?:-[A-Z]{2,8})?(?:[- ]?| \#)\d{1,6}|\#\d{1,6})\b(?![\]])"
+# (the verb may be bold and end with a colon: "**Superseded by:** SOP-OPS-12", "is superseded by: OPS-57")
+_AFTER_VERB = r"(?:\*\*|__)?:?(?:\*\*|__)?[ \t]{1,3}"
 _NAMED_AFTER_VERB_RE = re.compile(
-    r"[ \t]{1,3}(?:the[ \t]+(?:entry|minutes|meeting|notes|decision|record)[ \t]+(?:of|from|on)[ \t]+"
-    r"(?P<date>\d{4}-\d{2}-\d{2})\b|(?P<id>[A-Z][A-Za-z]{1,7}(?:[- ]?| \#)\d{1,6})\b(?![\]]))")
+    _AFTER_VERB + r"(?:the[ \t]+(?:entry|minutes|meeting|notes|decision|record)[ \t]+(?:of|from|on)[ \t]+"
+    r"(?P<date>\d{4}-\d{2}-\d{2})\b|" + _ID_AFTER_VERB + ")")
+# Another id of a list after the first ("supersedes RB-3 and RB-5", "replaces #41, #42").
+_NEXT_ID_RE = re.compile(r"[ \t]*(?:,|&|and)[ \t]*(?:and[ \t]+)?" + _ID_AFTER_VERB)
+# A page's title in quotes right after the verb ('superseded by "Disk pressure triage"'): the
+# one document of that title, when the memory has one.
+_QUOTED_TITLE_RE = re.compile(_AFTER_VERB + r"(?:the[ \t]+)?[\"“](?P<title>[^\"”\n]{3,120})[\"”]")
 # An item named by id between a supersession verb and the link of the page that holds it
 # ("replaces decision DL-10 in the [decision log](..)", "superseded by DL-14 of [the log](..)"):
 # the item is replaced, the page only holds it. Anchored at the verb's end (linear).
@@ -170,7 +204,9 @@ def field_links(
     links: list[RecordLink] = []
     for found in fields:
         to_page = found.key in _RECORD_KIND_FIELDS
-        relation = (RELATES_TO, False) if to_page else _FIELD_RELATIONS.get(found.key)
+        # (any "Related ..." field lists related pages: "related-adrs", "Related tickets")
+        relation = (RELATES_TO, False) if to_page or found.key.startswith("related ") else \
+            _FIELD_RELATIONS.get(found.key)
         if relation is None:
             continue
         relation_type, incoming = relation
@@ -205,6 +241,12 @@ def _item_link(
     if number:
         return RecordLink(relation_type, incoming, item, None, int(number["number"]), found.line,
                           excerpt, folder)
+    wiki = wikilink_spans(item)  # `related: ["[[Gateway architecture]]"]`
+    if wiki and len(wiki) == 1:
+        return wiki_target_link(wiki[0][2], (relation_type, incoming), found.line, excerpt)
+    keyed = key_item_link(item, (relation_type, incoming), found.line, excerpt, folder)
+    if keyed is not None:  # "Supersedes | SOP-NET-004 rev C"
+        return keyed
     if item:
         return RecordLink(relation_type, incoming, item, None, None, found.line, excerpt, folder)
     return None
@@ -219,21 +261,21 @@ def prose_links(
     `reported` (minutes), "X replaces Y" supersedes Y only when X is this document."""
     lines = structure.by_number
     definitions = _definitions([structure.visible[i] for i in sorted(structure.holding("["))])
-    not_chosen = {number for section in structure.sections
-                  if " ".join(structure.title(section).lower().split()) in _NOT_CHOSEN_SECTIONS
-                  for number, _ in structure.lines(section)}
+    not_chosen = _section_lines(structure, _NOT_CHOSEN_SECTIONS)
+    depending = _section_lines(structure, _DEPENDENCY_SECTIONS)
     links: list[RecordLink] = []
     head_end, status_lines = _notice_place(structure)
     log_ids: set[str] | None = None
     dated_log: bool | None = None  # a log whose entries open with their day (genres.dated_items)
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
-        if len(text) > _MAX_PARAGRAPH_CHARS:
-            continue
+        if len(text) > _MAX_PARAGRAPH_CHARS or (start == end and is_breadcrumb(text)):
+            continue  # (a breadcrumb places the page in its wiki's tree: it states no link)
         typed = states_link_verb(text)
         bare_path = may_hold_bare_path(text)
         mentions = not typed_only and (ID_MENTION_RE.search(text) is not None
-                                       or PARTS_KEY_MENTION_RE.search(text) is not None)
+                                       or PARTS_KEY_MENTION_RE.search(text) is not None
+                                       or cites_number(text))
         if ("[" not in text and not typed and not bare_path and not mentions) or (typed_only and not typed):
             continue
         table = text.startswith("|")
@@ -265,7 +307,7 @@ def prose_links(
         elif reported and typed and not _supersedes_itself(text):
             found = [link if link.incoming or link.relation_type != SUPERSEDES
                      else replace(link, relation_type=RELATES_TO) for link in found]
-        links += found
+        links += found + _dependencies(found) if start in depending else found
     # "### Lag alert (INC0048213 follow-up)": a key a heading cites
     return links if typed_only else links + heading_mentions(structure, folder)
 
@@ -377,27 +419,39 @@ def _wiki_links(
     for start, end, target in wikilink_spans(text):
         window = _CLAUSE_END_RE.split(text[previous_end:start])[-1]
         previous_end = end
-        typed = _verb(window)
-        line = where.line_of(start)
         excerpt = " ".join(text.split())[:300]
-        if not _FILE_NAME_RE.fullmatch(target):
+        if not is_file_name(target):
             # a page named by its title (Logseq's and Obsidian's `[[Offline work orders]]`): cited
             # when a document of the memory has that title (record_graph.RecordIndex); an outline's
-            # paragraph is long, so no verb before it types it
-            links.append(RecordLink(RELATES_TO, False, target.strip(), None, None, line, excerpt, BY_TITLE))
+            # paragraph is long, so a verb types it only right before it, said of this page
+            # ("> **Superseded** by [[SOP-11 Alarm triage]]")
+            links.append(wiki_target_link(target, _verb_of_page(window), where.line_of(start), excerpt))
             continue
-        stem = posixpath.basename(target)
-        stem = stem[:-3] if stem.lower().endswith(".md") else stem
-        parent = posixpath.basename(posixpath.dirname(target))
-        link = RecordLink(*typed, target, stem, record_number(stem), line, excerpt, f"*/{parent}")
+        link = wiki_target_link(target, _verb(window), where.line_of(start), excerpt)
         if not _is_own(link, folder, own):
             links.append(link)
     return links
 
 
-# A wiki link's target that is a file name, not a name: a slug of words joined by "-" or "_", a
-# path, or a markdown file ("0007-cron-jobs", "runbooks/disk-full", "Notes.md").
-_FILE_NAME_RE = re.compile(r"(?=[^\s]*[-_/])[\w./-]+|[\w -]+\.md", re.I)
+# What may stand between a verb and the link it types: a blank, emphasis, a colon.
+_VERB_TO_LINK_RE = re.compile(r"[\s*_:]*")
+
+
+def _verb_of_page(window: str) -> tuple[str, bool]:
+    """The relation a verb that ends `window` states of this page (the clause has no other
+    subject: "Superseded by", "This page replaces"); relates_to otherwise."""
+    window = _unbolded(window)
+    verbs = list(_ANY_VERB_RE.finditer(window))
+    last = verbs[-1] if verbs else None
+    if last is None or not _VERB_TO_LINK_RE.fullmatch(window, last.end()):
+        return RELATES_TO, False
+    if not _OWN_SUBJECT_RE.match(_NOTICE_LABEL_RE.sub("", window[: last.start()], count=1)):
+        return RELATES_TO, False
+    return _verb(window)
+
+
+# A notice's label before its verb ("Deprecated: moved to [[..]]", "Note: superseded by").
+_NOTICE_LABEL_RE = re.compile(r"^[\W_]*[A-Za-z][\w ]{0,30}:")
 
 
 # A page's list of related pages by their titles alone, without links, as a help centre's
@@ -451,13 +505,14 @@ def _mention_links(
     excerpt = ""
     keyed = [match for match in PARTS_KEY_MENTION_RE.finditer(plain)
              if match["prefix"] not in NOT_RECORD_SERIES]  # "CVE-2021-44228" is no record's key
-    found = sorted([*ID_MENTION_RE.finditer(plain), *keyed], key=lambda match: match.start())
-    for match in found:
-        if match.group() in entries:
+    ids = ((m.start(), m.group(), int(m["number"])) for m in [*ID_MENTION_RE.finditer(plain), *keyed])
+    found = sorted([*ids, *cited_numbers(plain)])  # "Redmine #2291", "Shortcut epic 311", "sc-4127"
+    for position, cited, number in found:
+        if cited in entries:
             continue
         excerpt = excerpt or " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
-        links.append(RecordLink(RELATES_TO, False, match.group(), None, int(match["number"]),
-                                where.line_of(match.start()), excerpt, folder, mention=True))
+        links.append(RecordLink(RELATES_TO, False, cited, None, number, where.line_of(position), excerpt,
+                                folder, mention=True))
     return links
 
 
@@ -468,18 +523,45 @@ def _named_links(
     links: list[RecordLink] = []
     for pattern, relation_type, incoming in _SUPERSESSION_VERBS:
         for verb in pattern.finditer(text):
-            named = _NAMED_AFTER_VERB_RE.match(text, verb.end())
-            if named is None or _inside_quotation(text[: verb.start()]):
+            if _inside_quotation(text[: verb.start()]):
                 continue
-            reference = named["date"] or named["id"]
-            number = _ID_RE.match(reference) if named["id"] else None
+            named = _NAMED_AFTER_VERB_RE.match(text, verb.end())
             excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
-            link = RecordLink(relation_type, incoming, reference, None,
-                              int(number["number"]) if number else None,
-                              where.line_of(verb.start()), excerpt, folder)
-            if not _is_own(link, folder, own):
-                links.append(link)
+            line = where.line_of(verb.start())
+            if named is None:
+                quoted = _QUOTED_TITLE_RE.match(text, verb.end())
+                if quoted is not None:
+                    title = quoted["title"].strip()
+                    links.append(RecordLink(relation_type, incoming, title, None, None, line, excerpt,
+                                            BY_TITLE))
+                continue
+            references = [named["date"] or named["id"]]
+            end = named.end()
+            while named["id"] and (more := _NEXT_ID_RE.match(text, end)) is not None:
+                references.append(more["id"])
+                end = more.end()
+            for reference in references:
+                link = _named_link(reference, (relation_type, incoming), line, excerpt, folder)
+                if not _is_own(link, folder, own):
+                    links.append(link)
     return links
+
+
+def _named_link(
+    reference: str, typed: tuple[str, bool], line: int, excerpt: str, folder: str
+) -> RecordLink:
+    """A link to the page an id or a date names: by its number in the folder ("KEP-1234",
+    "#57"), by the key a page states ("SOP-NET-004"), or by the date its stem opens with."""
+    number = _ID_RE.match(reference)
+    keyed = document_id(reference) if number is None else None
+    numbered = int(number["number"]) if number else keyed[1] if keyed else None
+    return RecordLink(*typed, reference, None, numbered, line, excerpt, folder, mention=keyed is not None)
+
+
+def _dependencies(found: list[RecordLink]) -> list[RecordLink]:
+    """The pages a Dependencies section names, as pages this one depends on; the citations stay
+    too (a citation by key is typed by what the page is: record_keys)."""
+    return [replace(link, relation_type=DEPENDS_ON) for link in found if link.relation_type == RELATES_TO]
 
 
 def _supersedes_itself(text: str) -> bool:
@@ -492,8 +574,14 @@ def _supersedes_itself(text: str) -> bool:
     return False
 
 
+def _unbolded(text: str) -> str:
+    """`text` without bold marks, which may split a verb ("**Superseded** by [..](..)")."""
+    return text.replace("**", "").replace("__", "") if "**" in text or "__" in text else text
+
+
 def _verb(window: str) -> tuple[str, bool]:
     """The relation the last verb of `window` states (relates_to without one)."""
+    window = _unbolded(window)
     chosen: tuple[int, int, str, bool] | None = None
     for pattern, relation_type, incoming in _PROSE_VERBS:
         for match in pattern.finditer(window):
@@ -584,7 +672,9 @@ def _target_link(
     if path.endswith("/") and _PAGE_PATH_RE.match(path[:-1]):
         path = path[:-1]  # a docs site's directory URL of a page ("../architecture/dispatch-overview/")
     suffix = posixpath.splitext(path)[1].lower()
-    if not path or (suffix not in _MARKDOWN_SUFFIXES and not _PAGE_PATH_RE.match(path)):
+    # (a docs site's built page, "../runbooks/disk-full.html", is the page of that stem)
+    if not path or (suffix not in _MARKDOWN_SUFFIXES and suffix not in _BUILT_PAGE_SUFFIXES
+                    and not _PAGE_PATH_RE.match(path)):
         return None
     stem = posixpath.splitext(posixpath.basename(path))[0]
     if path.startswith("/"):

@@ -11,7 +11,8 @@ Reference or ID field), a record states its key:
   page says "| Article Number | 000137 |"), spelled "KCS-000137";
 - at its title's start or after its title's label, before a separator ("SR-DEC-07 — Product
   index engine", "sc-4127 · Decide how ...", "CAST analysis — SRCH-INC-0419: zero results"),
-  in any case, a series of one or two words ("SR-DEC", "SRCH-INC");
+  in any case, a series of one or two words ("SR-DEC", "SRCH-INC"); or at the end of a title of
+  a few words that name its kind ("ACTION CARD FW-3");
 - in a header field named for the kind of record and "ID" ("| Decision ID | SR-DEC-07 |",
   "Change ID: CHG-24-031").
 
@@ -36,6 +37,13 @@ _SHORT_SERIES_RE = re.compile(r"[A-Za-z]{2,5}")  # one word: "kcs", not "forms-r
 # At the title's start, or after a label and a dash or colon; then a separator or the end.
 _TITLE_KEY_RE = re.compile(
     rf"(?:^|^[A-Za-z][\w ]{{0,40}}?[ \t]+[—–:-][ \t]+)({_KEY})(?=[ \t]*(?:[—–:·|]|-[ \t]|$))")
+# At the end of a title of a few words that end with the kind of page it is ("ACTION CARD FW-3",
+# "Change request CHG-8812"); not after other words ("Upgrade the broker EMQX-5", "Follow-up to INC-42").
+_TITLE_END_KEY_RE = re.compile(
+    rf"^(?:[A-Za-z]{{2,20}}[ \t]+){{0,2}}(?P<kind>[A-Za-z]{{2,20}})[ \t]+({_KEY})$")
+_PAGE_KINDS = frozenset("""card request change incident postmortem ticket issue story bug task record report
+    review problem article plan runbook playbook procedure sop instruction checklist policy standard spec
+    proposal memo note rfc adr decision""".split())
 _VALUE_KEY_RE = re.compile(rf"^[`*_\[]*({_KEY})(?![\w-])")
 _ID_FIELD_KINDS = frozenset("""decision record document doc change request rfc adr proposal design
     problem ticket story issue case occurrence report""".split())
@@ -56,6 +64,9 @@ def own_ids(title: str, stem: str, text: str, fields: Iterable[HeaderField]) -> 
     title_key = _TITLE_KEY_RE.match(title.strip())
     if title_key is not None:
         found.append(title_key.group(1))
+    end_key = _TITLE_END_KEY_RE.match(title.strip())
+    if end_key is not None and end_key["kind"].lower() in _PAGE_KINDS:
+        found.append(end_key.group(2))
     for header in fields:
         words = header.key.split()
         if len(words) == 2 and words[1] == "id" and words[0] in _ID_FIELD_KINDS:

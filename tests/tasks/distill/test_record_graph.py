@@ -196,13 +196,9 @@ POSTMORTEM_LINKING_IT = (
 )
 
 
-@pytest.mark.parametrize("runs", ["one run", "the page first", "the link first"])
-def test_a_plain_document_is_found_by_its_file_in_any_run(root: Path, runs: str) -> None:
-    """A document of no genre and no type of its own (a catalogue entry) is a link's target by
-    its file, whether it was distilled in the same run, an earlier one or a later one; the
-    pages it links to are related to it (and a link to nothing stays a candidate)."""
-    page = ("catalogue/meter-reads-api.md", CATALOGUE_ENTRY)
-    linking = ("postmortems/2025-06-14-no-reads.md", POSTMORTEM_LINKING_IT)
+def distill_in_runs(root: Path, page: tuple[str, str], linking: tuple[str, str], runs: str) -> None:
+    """Store and distill a linked page and the page linking it (path, text): in "one run", "the
+    page first" or "the link first" (two runs)."""
     batches = {"one run": [[page, linking]], "the page first": [[page], [linking]],
                "the link first": [[linking], [page]]}[runs]
     for number, batch in enumerate(batches):
@@ -210,6 +206,16 @@ def test_a_plain_document_is_found_by_its_file_in_any_run(root: Path, runs: str)
         for path, text in batch:
             store_source(root, path, text, now_iso=now)
         distill(root, now)
+
+
+@pytest.mark.parametrize("runs", ["one run", "the page first", "the link first"])
+def test_a_plain_document_is_found_by_its_file_in_any_run(root: Path, runs: str) -> None:
+    """A document of no genre and no type of its own (a catalogue entry) is a link's target by
+    its file, whether it was distilled in the same run, an earlier one or a later one; the
+    pages it links to are related to it (and a link to nothing stays a candidate)."""
+    page = ("catalogue/meter-reads-api.md", CATALOGUE_ENTRY)
+    linking = ("postmortems/2025-06-14-no-reads.md", POSTMORTEM_LINKING_IT)
+    distill_in_runs(root, page, linking, runs)
     assert ("Postmortem: portal shows no meter reads", "relates_to", "Meter Reads API") in relations(root)
     assert "meter-reads-api" not in candidates(root)
     state = json.loads((root / "context/distill-state.jsonc").read_text())
@@ -310,3 +316,46 @@ def test_a_link_left_unresolved_waits_once() -> None:
     linker = _Linker(merge=None, index=RecordIndex(), forgotten=lambda _: False)  # type: ignore[arg-type]
     linker.link(_Linking(source, None, subject, (waiting, waiting)), typed=False)
     assert linker.left == {"a" * 64: [waiting]}
+
+
+def test_a_title_no_page_of_the_folder_has_is_the_one_page_of_that_title_elsewhere() -> None:
+    """"Replaces: Disk pressure triage" in a field: a page of that title in another folder, when
+    the memory has one; a title of one word ("Kafka") names a thing more often than a page."""
+    def entry(name: str, stem: str, log: str) -> RegistryEntry:
+        return RegistryEntry.model_validate({"canonicalName": name, "entityType": "runbook",
+                                             "recordKey": stem, "recordLog": log})
+
+    triage = entry("Disk pressure triage", "disk-pressure", "kb/ops")
+    kafka = entry("Kafka", "kafka", "kb/radar")
+    index = RecordIndex.build([triage, kafka])
+
+    def titled(text: str) -> RecordLink:
+        return RecordLink(SUPERSEDES, False, text, None, None, 1, text, "kb/runbooks")
+
+    assert index.resolve(titled("Disk pressure triage"), "kb/runbooks") is triage
+    assert index.resolve(titled("Kafka"), "kb/runbooks") is None
+    twice = RecordIndex.build([triage, entry("Disk pressure triage", "disk-pressure", "kb/old")])
+    assert twice.resolve(titled("Disk pressure triage"), "kb/runbooks") is None
+
+
+def test_a_tracker_number_names_the_one_page_titled_with_it() -> None:
+    """'#2291' (or 'Redmine #2291') in prose names the page a tracker titles "Feature #2291" or
+    "... #57", and is cited by it; a number no page is titled with names none."""
+    def entry(name: str, stem: str, log: str, entity_type: str) -> RegistryEntry:
+        return RegistryEntry.model_validate({"canonicalName": name, "entityType": entity_type,
+                                             "recordKey": stem, "recordLog": log})
+
+    feature = entry("Feature #2291", "redmine-2291-specify", "kb/decisions", "decision")
+    issue = entry("Leak alerts as push notifications #57", "issue-57-leak-alerts", "kb/notes", "document")
+    index = RecordIndex.build([feature, issue])
+
+    def cited(text: str) -> RecordLink:
+        return RecordLink("relates_to", False, text, None, int(text[1:]), 1, text, "kb/minutes", mention=True)
+
+    assert index.resolve(cited("#2291"), "kb/minutes") is feature
+    assert index.resolve(cited("#57"), "kb/minutes") is issue
+    assert index.resolve(cited("#58"), "kb/minutes") is None
+    from tasks.distill.record_keys import relation_for_key
+    page = entry("Pressbook sync", "sync", "kb/minutes", "meeting")
+    assert relation_for_key(cited("#2291"), page, feature, index.cited_ids(feature), "kb/decisions") \
+        == "references_decision"

@@ -353,7 +353,8 @@ def _pct(part: int, whole: int) -> str:
              "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
              "heldout28", "meta51", "meta51b", "heldout29", "heldout30", "heldout31", "heldout32",
              "heldout33", "heldout34", "heldout35", "heldout36", "heldout37", "heldout38", "heldout39",
-             "heldout40", "heldout41", "heldout42", "heldout43", "heldout44", "stat71", "concl71", "prec71"])
+             "heldout40", "heldout41", "heldout42", "heldout43", "heldout44", "stat71", "concl71", "prec71",
+             "link71"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -1061,6 +1062,19 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         figures = (with_entity, typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0],
                    meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
+    # link71 (issue 23 item 2: stated links as teams write them; thirteen documents of a water
+    # utility's telemetry team in plain folders that say nothing of the genre, written with their
+    # gold before a run): wiki links by title with a verb, in an anchor and in front-matter lists,
+    # "see: Page Title", keys in fields and tables ("Supersedes | SOP-NET-004 rev C"), a GitHub
+    # issue's "superseded by #57", links to the former path of a moved page, breadcrumbs, links to
+    # pages not in the memory. Before: 13/13, 104/129 found, 31/40 real, status 8/9, dates 12/13,
+    # conclusions 19/22, links 30/36, 0 boilerplate, 0 spurious supersessions. After the link readers
+    # of tasks/extract/link_items.py and former_paths.py: links 36/36, the rest unmoved (heldout36
+    # links 31 -> 32/34, heldout37 22 -> 24/24, heldout38 18 -> 22/30 and found 124 -> 127).
+    if name == "link71":
+        assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
+        figures = (typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0], meta["links"][0])
+        assert all(figure >= floor for figure, floor in zip(figures, (104, 31, 8, 12, 19, 36), strict=True)), meta
     if name in {"heldout31", "heldout32", "heldout33", "heldout34", "heldout35"}:
         floors = {"heldout31": (124, 37, 6, 11, 117, 21), "heldout32": (141, 34, 4, 9, 101, 20),
                   "heldout33": (153, 37, 6, 11, 112, 20), "heldout34": (136, 35, 7, 12, 118, 22),

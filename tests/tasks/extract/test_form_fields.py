@@ -311,11 +311,13 @@ def test_a_one_line_setext_title_stays_whole() -> None:
 
 def test_a_stamp_names_its_replacement_by_a_trackers_number() -> None:
     """An archive stamp names what replaced the paper by its tracker's number ("Replaced by
-    Redmine #2291"): a supersession by the document numbered so, as "superseded by KEP-1234" is."""
+    Redmine #2291"): a supersession by the document numbered so, as "superseded by KEP-1234" is;
+    the tracker's number is also a citation of that page (tasks/extract/link_items.py), as a key
+    in a sentence is."""
     links = extract(COMMITTEE_PAPER.replace("paper FC/25/03", "Redmine #2291 (ledger migration)"),
                     "papers/fc-24-11-rent-ledger.md").record_links
     assert [(link.relation_type, link.incoming, link.text, link.number) for link in links] == [
-        ("supersedes", True, "Redmine #2291", 2291)]
+        ("relates_to", False, "#2291", 2291), ("supersedes", True, "Redmine #2291", 2291)]
 
 
 def test_an_issues_number_after_no_verb_is_no_supersession() -> None:

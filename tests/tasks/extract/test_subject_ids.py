@@ -69,3 +69,11 @@ Tallyhub publishes each order as it is placed.
 
 def test_a_decision_records_key_is_its_entitys_alias() -> None:
     assert "QX-DEC-04" in _aliases(PUGH, "decisions/message-broker-pugh.md")
+
+
+def test_the_key_a_title_ends_with_after_the_kind_of_page_it_is() -> None:
+    assert own_ids("ACTION CARD FW-3", "action-card-fw3", "", []) == ["FW-3"]
+    assert own_ids("Change request CHG-8812", "chg", "", []) == ["CHG-8812"]
+    # another page's key ("Follow-up to INC-42") or a thing's name ("... broker EMQX-5") is none
+    assert own_ids("Follow-up to INC-42", "follow-up", "", []) == []
+    assert own_ids("Upgrade the broker EMQX-5", "upgrade", "", []) == []
